@@ -1,0 +1,1 @@
+"""Built-in stores, embedders and formats, each an ordinary plugin."""

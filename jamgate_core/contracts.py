@@ -1,0 +1,152 @@
+"""The contracts a plugin satisfies, checked when it is loaded.
+
+- `Stage`: one judgement of the gate (`jamgate.stages`).
+- `Store`: where memories live (`jamgate.stores`), synchronous, answering only the questions
+  the gate and the tools ask, so no operation reads the whole store.
+- `Embedder`: text to vectors (`jamgate.embedders`).
+
+Decide-and-write is optimistic. The pipeline reads through a `StoreView`, which records every
+set it saw as a `Preconditions`; the store then performs `write(plan, preconditions)` and raises
+`PreconditionFailed` when a recorded set no longer holds, and the pipeline re-runs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, runtime_checkable
+
+from pydantic import BaseModel
+
+from jamgate_core.models import Candidate, MemoryRecord, Page, Source, StageResult
+
+if TYPE_CHECKING:
+    from jamgate_core.pipeline import StageContext
+
+# Capabilities a store may declare. One it lacks is reported by `jamgate doctor`.
+KEYWORD_SEARCH = "keyword_search"
+VECTOR_SEARCH = "vector_search"
+CROSS_PROCESS = "cross_process"
+DURABLE = "durable"
+STORE_CAPABILITIES = (KEYWORD_SEARCH, VECTOR_SEARCH, CROSS_PROCESS, DURABLE)
+
+EmbedKind = Literal["query", "passage"]
+
+
+@dataclass(frozen=True)
+class Preconditions:
+    """What must still be true for a write to go ahead.
+
+    `by_key` maps a text key to the ids of the active records that had it; `by_subject` maps a
+    canonical subject to the ids of its active records (expired ones included). Both are exact
+    sets, all within `scope`.
+    """
+
+    scope: str
+    by_key: dict[str, frozenset[str]] = field(default_factory=dict)
+    by_subject: dict[str, frozenset[str]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class WritePlan:
+    """The changes one decision makes, applied atomically.
+
+    `insert` is stored (active, or superseded history); each id in `retire` is marked
+    superseded by `insert` at `now`; `upgrade_source` raises one record's source.
+    """
+
+    scope: str
+    now: datetime
+    insert: MemoryRecord | None = None
+    retire: tuple[str, ...] = ()
+    upgrade_source: tuple[str, Source] | None = None
+
+    @property
+    def empty(self) -> bool:
+        return self.insert is None and not self.retire and self.upgrade_source is None
+
+
+@runtime_checkable
+class Stage(Protocol):
+    """One judgement of the gate.
+
+    A stage is constructed with its validated `Options` and never imports a store or an
+    embedder: it reaches them through the `StageContext` it is handed.
+    """
+
+    name: ClassVar[str]
+    Options: ClassVar[type[BaseModel]]
+    requires: ClassVar[frozenset[str]]
+
+    def evaluate(self, candidate: Candidate, ctx: StageContext) -> StageResult: ...
+
+
+@runtime_checkable
+class Store(Protocol):
+    """Where memories live. Every method is synchronous and confined to one scope."""
+
+    capabilities: frozenset[str]
+
+    def open(self) -> None:
+        """Open or create the store; refuse (StoreCorrupt, StoreTooNew) rather than overwrite."""
+
+    def close(self) -> None: ...
+
+    def location(self) -> str:
+        """Where the data lives, for messages and `jamgate status`."""
+
+    def by_text_key(self, scope: str, key: str) -> list[MemoryRecord]:
+        """Active records (expired ones included) whose text key is `key`."""
+
+    def by_subject(self, scope: str, subject: str) -> list[MemoryRecord]:
+        """Active records (expired ones included) whose canonical subject is `subject`."""
+
+    def get(self, scope: str, record_id: str) -> MemoryRecord | None: ...
+
+    def resolve_id(self, scope: str, needle: str) -> list[str]:
+        """Ids equal to `needle`, else (for 8+ characters) the ids it prefixes."""
+
+    def search(
+        self, scope: str, query: str, *, limit: int, type: str | None, now: datetime,
+        vector: list[float] | None = None,
+    ) -> list[tuple[MemoryRecord, float]]:
+        """Live records relevant to `query`, best first; an empty query lists the newest."""
+
+    def nearest(
+        self, scope: str, vector: list[float], *, limit: int, now: datetime
+    ) -> list[tuple[MemoryRecord, float]]:
+        """Live records with vectors, by cosine similarity, best first."""
+
+    def list(
+        self, scope: str, *, status: str, type: str | None, limit: int, cursor: str | None,
+        now: datetime,
+    ) -> Page: ...
+
+    def write(self, plan: WritePlan, preconditions: Preconditions) -> None:
+        """Apply `plan` atomically if `preconditions` hold, else raise PreconditionFailed."""
+
+    def delete(self, scope: str, record_id: str) -> MemoryRecord | None:
+        """Remove a record and everything derived from it; return it, or None."""
+
+    def integrity_check(self) -> list[str]:
+        """Problems found in the stored data; empty when healthy."""
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Text to vectors. `kind` selects the query or passage prefix of models that use one."""
+
+    model_id: str
+    dim: int
+
+    def embed(self, texts: list[str], kind: EmbedKind) -> list[list[float]]: ...
+
+
+def check_contract(obj: Any, contract: type) -> list[str]:
+    """The attributes `obj` lacks to satisfy `contract`, empty when it conforms."""
+    wanted = [
+        name for name in dir(contract)
+        if not name.startswith("_") and name not in {"register", "mro"}
+    ]
+    wanted += list(getattr(contract, "__annotations__", {}))
+    return sorted({name for name in wanted if not hasattr(obj, name)})

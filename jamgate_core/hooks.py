@@ -1,0 +1,121 @@
+"""The typed facade over the plugin manager: the only place that calls `pm.hook.*`."""
+
+from __future__ import annotations
+
+import logging
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import pluggy
+
+from jamgate_core import hookspecs
+from jamgate_core.hookspecs import hookimpl
+
+if TYPE_CHECKING:
+    from jamgate_core.app import App
+    from jamgate_core.contracts import Stage
+    from jamgate_core.models import Candidate, MemoryRecord, ScoredMemory, StageResult, Verdict
+    from jamgate_core.pipeline import StageContext
+    from jamgate_core.settings import Settings
+
+log = logging.getLogger("jamgate")
+
+
+class _CoreImpls:
+    """The core's own default implementations."""
+
+    @hookimpl(trylast=True)
+    def jamgate_run_stage(
+        self, stage: Stage, candidate: Candidate, ctx: StageContext
+    ) -> StageResult:
+        return stage.evaluate(candidate, ctx)
+
+    @hookimpl(trylast=True)
+    def jamgate_redact(self, text: str) -> str:
+        return f"[redacted: {len(text)} characters]"
+
+
+def make_plugin_manager() -> pluggy.PluginManager:
+    pm = pluggy.PluginManager(hookspecs.PROJECT)
+    pm.add_hookspecs(hookspecs)
+    pm.register(_CoreImpls(), name="jamgate-core")
+    return pm
+
+
+class Hooks:
+    """One method per hookspec, typed. Observer hooks never let an error escape."""
+
+    def __init__(self, pm: pluggy.PluginManager) -> None:
+        self.pm = pm
+
+    def configure(self, settings: Settings) -> None:
+        self.pm.hook.jamgate_configure.call_historic(kwargs={"settings": settings})
+
+    def startup(self, app: App) -> None:
+        self.pm.hook.jamgate_startup(app=app)
+
+    def shutdown(self, app: App) -> None:
+        self._observe("jamgate_shutdown", app=app)
+
+    def prepare_candidate(self, candidate: Candidate) -> Candidate:
+        for updates in reversed(self.pm.hook.jamgate_prepare_candidate(candidate=candidate)):
+            if updates:
+                candidate = candidate.model_copy(update=updates)
+        return candidate
+
+    def run_stage(self, stage: Stage, candidate: Candidate, ctx: StageContext) -> StageResult:
+        result: StageResult = self.pm.hook.jamgate_run_stage(
+            stage=stage, candidate=candidate, ctx=ctx
+        )
+        return result
+
+    def decision(self, verdict: Verdict, candidate: Candidate, redact: bool, origin: str) -> None:
+        self._observe(
+            "jamgate_decision", verdict=verdict, candidate=candidate, redact=redact, origin=origin
+        )
+
+    def forgotten(self, record: MemoryRecord, origin: str) -> None:
+        self._observe("jamgate_forgotten", record=record, origin=origin)
+
+    def redact(self, text: str, reason_code: str) -> str:
+        result: str = self.pm.hook.jamgate_redact(text=text, reason_code=reason_code)
+        return result
+
+    def recall_filter(
+        self, results: list[ScoredMemory], query: str, scope: str
+    ) -> list[ScoredMemory]:
+        for replaced in reversed(
+            self.pm.hook.jamgate_recall_filter(results=results, query=query, scope=scope)
+        ):
+            if replaced is not None:
+                results = replaced
+        return results
+
+    def register_tools(self, register: Callable[..., None], app: App) -> None:
+        self.pm.hook.jamgate_register_tools(register=register, app=app)
+
+    def register_commands(self, subparsers: Any) -> None:
+        self.pm.hook.jamgate_register_commands(subparsers=subparsers)
+
+    def authenticate(self, headers: dict[str, str], settings: Settings) -> str | None:
+        principal: str | None = self.pm.hook.jamgate_authenticate(
+            headers=headers, settings=settings
+        )
+        return principal
+
+    def doctor(self, app: App) -> list[tuple[str, str]]:
+        checks: list[tuple[str, str]] = []
+        for found in self.pm.hook.jamgate_doctor(app=app):
+            checks.extend(found or [])
+        return checks
+
+    def _observe(self, name: str, **kwargs: Any) -> None:
+        """Call an observer hook; a failing implementation is reported, never raised."""
+        caller = getattr(self.pm.hook, name)
+        for impl in caller.get_hookimpls():
+            accepted = {k: v for k, v in kwargs.items() if k in impl.argnames}
+            try:
+                impl.function(**accepted)
+            except Exception as exc:  # an observer must never break a save
+                print(f"jamgate: {impl.plugin_name} failed in {name}: {exc!r}", file=sys.stderr)

@@ -1,0 +1,245 @@
+"""The gate: run the configured stages over a candidate, then write optimistically.
+
+Stages run in the configured order and the first terminal decision wins. Every read a stage
+makes through `StageContext.view` is recorded; the store's `write(plan, preconditions)`
+refuses when any of it changed, and the pipeline judges again (a bounded number of times).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, Literal
+
+from jamgate_core.contracts import Embedder, EmbedKind, Preconditions, Stage, Store, WritePlan
+from jamgate_core.errors import PreconditionFailed, StoreUnavailable
+from jamgate_core.models import (
+    Candidate,
+    MemoryRecord,
+    MemoryView,
+    Related,
+    SaveRequest,
+    StageResult,
+    Verdict,
+    canonical_scope,
+    canonical_subject,
+    new_id,
+    utcnow,
+)
+
+if TYPE_CHECKING:
+    from jamgate_core.hooks import Hooks
+    from jamgate_core.settings import Settings
+
+MAX_ATTEMPTS = 5
+ErrorPolicy = Literal["fail_closed", "fail_open"]
+
+
+class StoreView:
+    """The store as one save sees it: scope-bound, memoised, every set it read recorded."""
+
+    def __init__(self, store: Store, scope: str, now: datetime) -> None:
+        self.store, self.scope, self.now = store, scope, now
+        self._by_key: dict[str, list[MemoryRecord]] = {}
+        self._by_subject: dict[str, list[MemoryRecord]] = {}
+
+    def by_text_key(self, key: str) -> list[MemoryRecord]:
+        """Active records (expired included) with this text key."""
+        if key not in self._by_key:
+            self._by_key[key] = self.store.by_text_key(self.scope, key)
+        return self._by_key[key]
+
+    def by_subject(self, subject: str) -> list[MemoryRecord]:
+        """Active records (expired included) with this canonical subject."""
+        if subject not in self._by_subject:
+            self._by_subject[subject] = self.store.by_subject(self.scope, subject)
+        return self._by_subject[subject]
+
+    def nearest(self, vector: list[float], limit: int = 5) -> list[tuple[MemoryRecord, float]]:
+        """Live look-alikes by vector. Advisory: not a precondition of the write."""
+        return self.store.nearest(self.scope, vector, limit=limit, now=self.now)
+
+    def preconditions(self) -> Preconditions:
+        return Preconditions(
+            scope=self.scope,
+            by_key={k: frozenset(r.id for r in v) for k, v in self._by_key.items()},
+            by_subject={s: frozenset(r.id for r in v) for s, v in self._by_subject.items()},
+        )
+
+
+@dataclass
+class StageContext:
+    """What a stage may use besides the candidate."""
+
+    view: StoreView
+    settings: Settings
+    embedder: Embedder | None
+    now: datetime
+    dry_run: bool = False
+    _vectors: dict[tuple[str, str], list[float]] = field(default_factory=dict)
+
+    def embed(self, text: str, kind: EmbedKind = "passage") -> list[float] | None:
+        """The text's vector (memoised), or None without an embedder."""
+        if self.embedder is None:
+            return None
+        if (text, kind) not in self._vectors:
+            self._vectors[(text, kind)] = self.embedder.embed([text], kind)[0]
+        return self._vectors[(text, kind)]
+
+
+@dataclass
+class _Judgement:
+    """The pipeline's running state for one attempt."""
+
+    candidate: Candidate
+    terminal: StageResult | None = None
+    retire: list[str] = field(default_factory=list)
+    history_of: str | None = None
+    notices: list[str] = field(default_factory=list)
+    related: list[Related] = field(default_factory=list)
+    reason_code: str | None = None
+    message: str | None = None
+    redact: bool = False
+
+
+@dataclass
+class ConfiguredStage:
+    stage: Stage
+    name: str
+    on_error: ErrorPolicy = "fail_closed"
+
+
+class Pipeline:
+    """Judges saves with the configured stages and writes the outcome."""
+
+    def __init__(self, stages: list[ConfiguredStage], store: Store, embedder: Embedder | None,
+                 settings: Settings, hooks: Hooks) -> None:
+        self.stages, self.store, self.embedder = stages, store, embedder
+        self.settings, self.hooks = settings, hooks
+
+    def candidate(self, request: SaveRequest, origin: str, now: datetime) -> Candidate:
+        text = request.text.strip()
+        subject = canonical_subject(request.subject)
+        candidate = Candidate(
+            id=request.id or new_id(),
+            text=text,
+            raw_length=len(request.text),
+            type=request.type,
+            subject=subject,
+            subject_given=subject is not None,
+            source=request.source,
+            scope=canonical_scope(request.scope),
+            created_at=request.created_at or now,
+            client=request.client,
+            provenance=request.provenance,
+            origin=origin,
+        )
+        return self.hooks.prepare_candidate(candidate)
+
+    def save(self, request: SaveRequest, *, origin: str = "mcp", dry_run: bool = False) -> Verdict:
+        """Judge `request` and, unless `dry_run`, store the outcome and report it."""
+        for _attempt in range(MAX_ATTEMPTS):
+            now = utcnow()
+            candidate = self.candidate(request, origin, now)
+            ctx = StageContext(
+                view=StoreView(self.store, candidate.scope, now), settings=self.settings,
+                embedder=self.embedder, now=now, dry_run=dry_run,
+            )
+            judgement = self._judge(candidate, ctx)
+            verdict, plan = self._conclude(judgement, now)
+            if dry_run:
+                return verdict
+            if plan is not None and not plan.empty:
+                try:
+                    self.store.write(plan, ctx.view.preconditions())
+                except PreconditionFailed:
+                    continue
+            self.hooks.decision(verdict, judgement.candidate, judgement.redact, origin)
+            return verdict
+        raise StoreUnavailable(
+            f"the store kept changing while this save was judged ({MAX_ATTEMPTS} attempts); "
+            "nothing was saved. Try again."
+        )
+
+    def _judge(self, candidate: Candidate, ctx: StageContext) -> _Judgement:
+        state = _Judgement(candidate=candidate)
+        for configured in self.stages:
+            result = self._run(configured, state.candidate, ctx)
+            if result is None:
+                continue
+            state.redact = state.redact or result.redact
+            state.notices += result.notices
+            state.related += result.related
+            if result.decision is not None:
+                state.terminal = result
+                return state
+            if result.updates:
+                state.candidate = state.candidate.model_copy(update=result.updates)
+            state.retire += [i for i in result.retire if i not in state.retire]
+            state.history_of = result.store_as_history_of or state.history_of
+            state.reason_code = result.reason_code or state.reason_code
+            state.message = result.message or state.message
+        return state
+
+    def _run(self, configured: ConfiguredStage, candidate: Candidate,
+             ctx: StageContext) -> StageResult | None:
+        try:
+            return self.hooks.run_stage(configured.stage, candidate, ctx)
+        except Exception as exc:
+            if configured.on_error == "fail_open":
+                return StageResult(
+                    notices=[f"The {configured.name} stage failed ({type(exc).__name__}) and was "
+                             "skipped, as configured (fail open)."]
+                )
+            return StageResult.reject(
+                f"stage_error.{configured.name}",
+                f"Not saved: the {configured.name} stage failed ({type(exc).__name__}: {exc}). "
+                "The gate fails closed; nothing was stored. Report this if it persists.",
+            )
+
+    def _conclude(self, state: _Judgement, now: datetime) -> tuple[Verdict, WritePlan | None]:
+        candidate = state.candidate
+        terminal = state.terminal
+        if terminal is not None:
+            assert terminal.decision is not None
+            plan = None
+            if terminal.upgrade_source and terminal.existing_id:
+                plan = WritePlan(scope=candidate.scope, now=now,
+                                 upgrade_source=(terminal.existing_id, terminal.upgrade_source))
+            existing = terminal.existing_id
+            return Verdict(
+                decision=terminal.decision,
+                reason_code=terminal.reason_code or f"{terminal.decision}",
+                message=terminal.message or terminal.decision,
+                id=existing,
+                related=state.related,
+                notices=state.notices,
+                memory=self._existing_view(candidate.scope, existing),
+            ), plan
+        if state.history_of:
+            record = candidate.to_record("superseded", superseded_by=state.history_of, now=now)
+            decision, retire = "saved", []
+        else:
+            record = candidate.to_record()
+            retire = state.retire
+            decision = "superseded" if retire else "saved"
+        default_code = "supersede.recency" if retire else "gate.accepted"
+        verdict = Verdict(
+            decision=decision,  # type: ignore[arg-type]
+            reason_code=state.reason_code or default_code,
+            message=state.message or f'Saved: "{candidate.text}"',
+            id=record.id,
+            superseded_ids=list(retire),
+            related=state.related,
+            notices=state.notices,
+            memory=MemoryView.of(record),
+        )
+        return verdict, WritePlan(scope=candidate.scope, now=now, insert=record,
+                                  retire=tuple(retire))
+
+    def _existing_view(self, scope: str, record_id: str | None) -> MemoryView | None:
+        if record_id is None:
+            return None
+        record = self.store.get(scope, record_id)
+        return MemoryView.of(record) if record else None
+

@@ -1,0 +1,1 @@
+"""Built-in gate stages, each an ordinary `jamgate.stages` plugin."""

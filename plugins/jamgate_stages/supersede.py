@@ -1,0 +1,73 @@
+"""Supersession by subject, with the trust ladder and event-time order.
+
+A save on a subject that already has an active record:
+- from a less-trusted source than a live record there: `conflict`, handed back to the agent;
+- older (by event time) than the newest live record: stored as history, retiring nothing;
+- otherwise: stored, and every active record on the subject is retired.
+Expired records never block; they are retired like any other.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from pydantic import BaseModel
+
+from jamgate_core.models import TRUST, Candidate, StageResult
+from jamgate_core.pipeline import StageContext
+
+
+class SupersedeStage:
+    """Retires outdated facts on the same subject; refers trust conflicts back."""
+
+    name: ClassVar[str] = "supersede"
+    requires: ClassVar[frozenset[str]] = frozenset()
+
+    class Options(BaseModel):
+        pass
+
+    def __init__(self, options: Options | None = None) -> None:
+        self.options = options or self.Options()
+
+    def evaluate(self, candidate: Candidate, ctx: StageContext) -> StageResult:
+        if candidate.subject is None:
+            return StageResult.passed()
+        matches = ctx.view.by_subject(candidate.subject)
+        live = [record for record in matches if record.is_live(ctx.now)]
+        trust = TRUST[candidate.source]
+        stronger = [record for record in live if TRUST[record.source] > trust]
+        if stronger:
+            best = max(stronger, key=lambda record: TRUST[record.source])
+            return StageResult(
+                decision="conflict",
+                reason_code="trust.conflict",
+                message=(
+                    f'Not saved: conflict on subject "{candidate.subject}". A more trusted '
+                    f'memory exists: "{best.text}" ({best.source}). The new fact came from '
+                    f"{candidate.source}. Confirm with the user; to apply it, save again with "
+                    f'source "{best.source}" or higher.'
+                ),
+                existing_id=best.id,
+            )
+        newer = [record for record in live if record.created_at > candidate.created_at]
+        if newer:
+            newest = max(newer, key=lambda record: record.created_at)
+            return StageResult(
+                store_as_history_of=newest.id,
+                reason_code="supersede.history",
+                message=(
+                    f'Saved as history: a newer memory on subject "{candidate.subject}" is '
+                    f'current ("{newest.text}"), so this older fact does not replace it.'
+                ),
+            )
+        if not matches:
+            return StageResult.passed()
+        retired = ", ".join(f'"{record.text}"' for record in matches)
+        return StageResult(
+            retire=[record.id for record in matches],
+            reason_code="supersede.recency",
+            message=(
+                f'Saved: "{candidate.text}", and retired the older memory on subject '
+                f'"{candidate.subject}": {retired}.'
+            ),
+        )
