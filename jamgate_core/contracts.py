@@ -76,8 +76,11 @@ class Stage(Protocol):
     """
 
     name: ClassVar[str]
-    Options: ClassVar[type[BaseModel]]
     requires: ClassVar[frozenset[str]]
+
+    @property
+    def Options(self) -> type[BaseModel]:
+        """The stage's options model, validated from `[stage_options.<name>]`."""
 
     def evaluate(self, candidate: Candidate, ctx: StageContext) -> StageResult: ...
 

@@ -113,6 +113,9 @@ def _check_unique(group: str, names: list[str]) -> None:
 
 
 def _plugin_class(group: str, name: str) -> type:
+    if not any(info.name == name for info in discover(group)):
+        # stevedore's DriverManager raises NoMatches without calling the missing callback.
+        _on_missing(group)({name})
     _check_unique(group, [name])
     manager: DriverManager[Any] = DriverManager(
         group, name, invoke_on_load=False,
@@ -128,14 +131,37 @@ def _options(group: str, name: str, cls: type, raw: dict[str, Any]) -> BaseModel
     model = getattr(cls, "Options", None)
     if model is None:
         return None
+    unknown = sorted(set(raw) - set(model.model_fields))
+    if unknown:
+        raise ConfigError(
+            f"{group} plugin {name!r}: unknown option(s) {', '.join(unknown)}; it takes "
+            f"{', '.join(model.model_fields) or 'no options'}. Fix its options table in "
+            "jamgate.toml."
+        )
     try:
         options: BaseModel = model(**raw)
     except ValidationError as exc:
         problems = "; ".join(
             f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()
         )
-        raise ConfigError(f"{group} plugin {name!r}: invalid options ({problems}).") from exc
+        raise ConfigError(
+            f"{group} plugin {name!r}: invalid options ({problems}). Fix its options table "
+            "in jamgate.toml."
+        ) from exc
     return options
+
+
+def _construct(group: str, name: str, cls: type, **kwargs: Any) -> Any:
+    """`cls(**kwargs)`, a failure reported as the plugin's, not as a traceback."""
+    try:
+        return cls(**kwargs)
+    except Exception as exc:
+        raise PluginLoadError(
+            group, name, f"constructing {cls.__module__}.{cls.__qualname__} failed "
+            f"({type(exc).__name__}: {exc})",
+            "Fix its options or environment as its documentation says, or remove it from "
+            "the configuration.", _distributions(group, name),
+        ) from exc
 
 
 def _check(group: str, name: str, obj: Any, contract: type) -> None:
@@ -154,7 +180,7 @@ def load_store(settings: Settings) -> tuple[str, Store]:
     name, raw = settings.store_choice()
     cls = _plugin_class(STORES, name)
     options = _options(STORES, name, cls, raw)
-    store = cls(options=options, home=settings.home)
+    store = _construct(STORES, name, cls, options=options, home=settings.home)
     _check(STORES, name, store, Store)
     return name, store
 
@@ -174,7 +200,8 @@ def load_embedder(settings: Settings) -> Embedder | None:
     if name == "none":
         return None
     cls = _plugin_class(EMBEDDERS, name)
-    embedder = cls(options=_options(EMBEDDERS, name, cls, settings.embedder_options))
+    embedder = _construct(EMBEDDERS, name, cls,
+                          options=_options(EMBEDDERS, name, cls, settings.embedder_options))
     _check(EMBEDDERS, name, embedder, Embedder)
     return embedder
 
@@ -182,6 +209,12 @@ def load_embedder(settings: Settings) -> Embedder | None:
 def load_stages(settings: Settings) -> list[ConfiguredStage]:
     """The configured stages, in the configured order."""
     names = settings.stage_list()
+    strays = sorted((set(settings.stage_options) | set(settings.stage_errors)) - set(names))
+    if strays:
+        raise ConfigError(
+            f"options are set for stage(s) not in the stage list: {', '.join(strays)}. Add "
+            "them to `stages` / `stages_extra`, or remove their tables from jamgate.toml."
+        )
     _check_unique(STAGES, names)
     manager: NamedExtensionManager[Any] = NamedExtensionManager(
         STAGES, names, name_order=True, invoke_on_load=False,
@@ -193,7 +226,7 @@ def load_stages(settings: Settings) -> list[ConfiguredStage]:
     for extension in manager.extensions:
         name, cls = extension.name, extension.plugin
         options = _options(STAGES, name, cls, settings.stage_options.get(name, {}))
-        stage = cls(options=options)
+        stage = _construct(STAGES, name, cls, options=options)
         _check(STAGES, name, stage, Stage)
         configured.append(
             ConfiguredStage(stage=stage, name=name,

@@ -8,9 +8,10 @@ one of them is a store migration.
 from __future__ import annotations
 
 import re
+import threading
 import unicodedata
 import uuid
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -35,10 +36,21 @@ _SUBJECT_SEPARATORS = re.compile(r"[\s._]+")
 _DASHES = re.compile(r"-{2,}")
 
 
+_clock_lock = threading.Lock()
+_last_now = datetime.min.replace(tzinfo=UTC)
+
+
 def utcnow() -> datetime:
-    """The current time, timezone-aware UTC, truncated to milliseconds."""
+    """The current time, timezone-aware UTC, in whole milliseconds, strictly increasing
+    within the process, so records saved one after another keep their order."""
+    global _last_now
     now = datetime.now(UTC)
-    return now.replace(microsecond=now.microsecond // 1000 * 1000)
+    now = now.replace(microsecond=now.microsecond // 1000 * 1000)
+    with _clock_lock:
+        if now <= _last_now:
+            now = _last_now + timedelta(milliseconds=1)
+        _last_now = now
+    return now
 
 
 def iso(moment: datetime) -> str:

@@ -26,9 +26,12 @@ from jamgate_core.errors import ConfigError
 
 BUILTIN = "@builtin"
 # The default stage list, cheapest first; stateful stages last.
-BUILTIN_STAGES: tuple[str, ...] = ("validation", "prefilter", "dedup", "supersede", "ttl")
+BUILTIN_STAGES: tuple[str, ...] = (
+    "validation", "prefilter", "credentials", "injection", "chatter", "junk", "granularity",
+    "source-strictness", "subject", "dedup", "supersede", "ttl",
+)
 # Stages that may be left out only with `allow_unsafe_stage_list = true`.
-MANDATORY_STAGES: tuple[str, ...] = ("validation",)
+MANDATORY_STAGES: tuple[str, ...] = ("validation", "credentials")
 DEFAULT_TTL_DAYS: dict[str, float | None] = {
     "identity": None, "preference": None, "project": 90.0, "state": 2.0,
 }

@@ -1,17 +1,102 @@
-"""Prefilter: the cheapest refusals, on the text alone (length first)."""
+"""Prefilter: the cheapest refusals, on the text alone (length, then pleasantries).
+
+Lengths are counted in Unicode code points. A pleasantry is a text made only of greetings,
+thanks and acknowledgements in any order and punctuation ("Hey, good morning!", "thanks!!",
+"That's noted.", "Merci beaucoup !"), optionally addressed to the agent ("Hi Claude!"), or a
+text of emoji alone. A pleasantry followed by a fact ("thanks — I moved to Berlin") passes.
+"""
 
 from __future__ import annotations
 
+import unicodedata
 from typing import ClassVar
 
 from pydantic import BaseModel, Field
 
 from jamgate_core.models import Candidate, StageResult
 from jamgate_core.pipeline import StageContext
+from jamgate_stages._text import tokens, wordset
+
+# Whole phrases, matched as token sequences (so "that's noted" is ["that", "s", "noted"]).
+_PHRASES: tuple[str, ...] = (
+    # English
+    "hi", "hello", "hey", "heya", "hiya", "yo", "howdy", "greetings", "hello there", "hi there",
+    "hey there", "good morning", "good afternoon", "good evening", "good night", "morning",
+    "evening", "gm", "gn", "thanks", "thank you", "thank u", "thx", "ty", "tysm", "many thanks",
+    "thanks a lot", "thanks a bunch", "thanks so much", "thank you so much", "thank you very much",
+    "much appreciated", "appreciated", "appreciate it", "cheers", "ok", "okay", "k", "kk",
+    "okie", "okey", "cool", "nice", "great", "awesome", "perfect", "excellent", "wonderful",
+    "lovely", "sweet", "neat", "amazing", "lol", "lmao", "haha", "hahaha", "hehe", "yes", "no",
+    "yep", "yup", "yeah", "nope", "nah", "sure", "of course", "alright", "all right", "right",
+    "fine", "bye", "goodbye", "bye bye", "see you", "see ya", "later", "see you later",
+    "talk later", "for now", "got it", "gotcha", "noted", "that s noted", "understood",
+    "makes sense", "that makes sense", "sounds good", "sounds great", "looks good", "lgtm",
+    "good job", "well done", "nice work", "great work", "good", "very", "so", "much", "a lot",
+    "np", "no problem", "no worries", "you re welcome", "welcome", "my pleasure",
+    "will do", "roger", "roger that", "copy that", "agreed", "exactly", "indeed", "wow",
+    "oh", "ah", "hmm", "hm", "please", "pls", "sorry", "oops", "that s great", "that s it",
+    "it", "that", "that s all", "all good", "i see", "oh i see", "ok then",
+    # Other languages
+    "merci", "merci beaucoup", "bonjour", "bonsoir", "salut", "au revoir", "d accord",
+    "gracias", "muchas gracias", "hola", "buenos días", "buenas", "buenas noches", "vale",
+    "adiós", "de nada", "danke", "danke schön", "vielen dank", "hallo", "guten morgen",
+    "guten tag", "tschüss", "alles klar", "ευχαριστώ", "ευχαριστώ πολύ", "γεια", "γεια σου",
+    "καλημέρα", "καλησπέρα", "εντάξει", "спасибо", "спасибо большое", "привет",
+    "здравствуйте", "пока", "хорошо", "ладно", "مرسی", "ممنون", "خیلی ممنون", "سلام",
+    "خداحافظ", "باشه", "شكرا", "شكرا جزيلا", "مرحبا", "谢谢", "谢谢你", "谢谢您", "非常感谢",
+    "多谢", "你好", "好的", "再见",
+    "ありがとう", "ありがとうございます", "こんにちは", "おはよう", "おはようございます",
+    "了解", "はい", "धन्यवाद", "शुक्रिया", "नमस्ते", "ठीक है", "감사합니다", "고마워",
+    "안녕하세요", "안녕", "네", "obrigado", "obrigada", "olá", "grazie", "ciao",
+)
+# Who a pleasantry may be addressed to; these alone are not a pleasantry.
+_ADDRESSEES: frozenset[str] = wordset(
+    """claude chatgpt gpt gemini copilot cursor assistant bot buddy mate man dude friend
+    everyone all guys folks team"""
+)
+_PHRASE_TOKENS: frozenset[tuple[str, ...]] = frozenset(tuple(tokens(p)) for p in _PHRASES)
+_LONGEST = max(len(p) for p in _PHRASE_TOKENS)
+_MAX_PLEASANTRY_TOKENS = 12
+_EMOJI_CATEGORIES = frozenset({"So", "Sk", "Cf", "Mn", "Me", "Zs", "Po", "Pd", "Ps", "Pe"})
+
+
+def is_pleasantry(text: str) -> bool:
+    """Greetings, thanks and acknowledgements only (any order), or emoji only."""
+    words = tokens(text)
+    if not words:
+        return _is_emoji_only(text)
+    if len(words) > _MAX_PLEASANTRY_TOKENS:
+        return False
+    return _covered(tuple(words))
+
+
+def _covered(words: tuple[str, ...]) -> bool:
+    """Whether `words` splits into known phrases and addressees, with one real phrase."""
+    # reachable[i] = (can cover words[:i], saw a phrase on the way)
+    reachable: list[tuple[bool, bool]] = [(True, False)] + [(False, False)] * len(words)
+    for end in range(1, len(words) + 1):
+        for start in range(max(0, end - _LONGEST), end):
+            ok, phrase_seen = reachable[start]
+            if not ok:
+                continue
+            piece = words[start:end]
+            if piece in _PHRASE_TOKENS:
+                reachable[end] = (True, True)
+                break
+            if len(piece) == 1 and piece[0] in _ADDRESSEES:
+                reachable[end] = (True, reachable[end][1] or phrase_seen)
+    return reachable[-1] == (True, True)
+
+
+def _is_emoji_only(text: str) -> bool:
+    symbols = [c for c in text if not c.isspace()]
+    return bool(symbols) and any(unicodedata.category(c) == "So" for c in symbols) and all(
+        unicodedata.category(c) in _EMOJI_CATEGORIES for c in symbols
+    )
 
 
 class PrefilterStage:
-    """Refuses texts too short to be a fact or too long to be one."""
+    """Refuses texts too short or too long to be a fact, and pleasantries."""
 
     name: ClassVar[str] = "prefilter"
     requires: ClassVar[frozenset[str]] = frozenset()
@@ -19,6 +104,7 @@ class PrefilterStage:
     class Options(BaseModel):
         min_length: int = Field(default=4, ge=1)
         max_length: int = Field(default=32_000, ge=1)
+        pleasantries: bool = True
 
     def __init__(self, options: Options | None = None) -> None:
         self.options = options or self.Options()
@@ -38,5 +124,12 @@ class PrefilterStage:
                 "A memory is one durable fact, not a document: save the conclusion, or split "
                 "it into separate facts, one per call.",
                 redact=True,
+            )
+        if self.options.pleasantries and is_pleasantry(candidate.text):
+            return StageResult.reject(
+                "prefilter.pleasantry",
+                "Rejected: a pleasantry, not a fact (greetings, thanks, acknowledgements and "
+                "emoji carry nothing to remember). Save only durable facts about the person; "
+                "if the message also held one, save that statement alone.",
             )
         return StageResult.passed()

@@ -1,0 +1,479 @@
+"""`FileStore`: the predecessor-compatible, human-readable JSON file (`memory.json`).
+
+One file holds every record (`_jsonfile` knows its format). Reads parse it once per change
+(cached by inode, mtime and size). Every write takes the cross-process lock (`_filelock`),
+re-reads the file, checks the decision's preconditions, and replaces the file atomically and
+durably; a file in an older format is backed up (verified) before its first rewrite. A file
+that cannot be read is refused and never rewritten. The file has a documented size cap: past
+it, inserts are refused and the sqlite store is the way on.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from jamgate_adapters.stores._common import (
+    SEMANTIC_MIN,
+    blend,
+    cosine,
+    decode_cursor,
+    encode_cursor,
+    index_terms,
+    invariant_problems,
+    listed,
+    norm,
+    query_terms,
+    ranked,
+    subject_text,
+)
+from jamgate_adapters.stores._filelock import FileLock
+from jamgate_adapters.stores._jsonfile import (
+    CURRENT_VERSION,
+    Document,
+    Entry,
+    atomic_write,
+    changed,
+    parse,
+    raw_record,
+    serialise,
+    write_backup,
+)
+from jamgate_core.contracts import (
+    CROSS_PROCESS,
+    DURABLE,
+    KEYWORD_SEARCH,
+    VECTOR_SEARCH,
+    Preconditions,
+    WritePlan,
+)
+from jamgate_core.errors import (
+    InvalidArgument,
+    PreconditionFailed,
+    StoreError,
+    StoreUnavailable,
+)
+from jamgate_core.models import MemoryRecord, Page, iso
+from jamgate_core.settings import default_home
+
+T = TypeVar("T")
+StatKey = tuple[int, int, int]
+
+
+@dataclass
+class _Snapshot:
+    """A parsed file and the indexes the store's questions use (built on first need)."""
+
+    document: Document
+    _scoped: dict[str, list[Entry]] | None = field(default=None, repr=False)
+    _by_id: dict[str, Entry] | None = field(default=None, repr=False)
+    _newest: list[Entry] | None = field(default=None, repr=False)
+
+    def scoped(self, scope: str) -> list[Entry]:
+        """The entries of one scope, in file order."""
+        if self._scoped is None:
+            groups: dict[str, list[Entry]] = {}
+            for entry in self.document.entries:
+                groups.setdefault(entry.record.scope, []).append(entry)
+            self._scoped = groups
+        return self._scoped.get(scope, [])
+
+    def by_id(self, record_id: str) -> Entry | None:
+        """The first entry with this id, in any scope."""
+        if self._by_id is None:
+            index: dict[str, Entry] = {}
+            for entry in self.document.entries:
+                index.setdefault(entry.record.id, entry)
+            self._by_id = index
+        return self._by_id.get(record_id)
+
+    def newest(self) -> list[Entry]:
+        """Every entry by created_at descending, ties by id descending (cached)."""
+        if self._newest is None:
+            self._newest = sorted(self.document.entries, key=_order, reverse=True)
+        return self._newest
+
+    def evolved(self, replaced: dict[int, Entry], added: list[Entry]) -> _Snapshot:
+        """The snapshot with some entries replaced (keyed by `id()` of the old one) and others
+        appended, its indexes carried over instead of rebuilt."""
+        swap = replaced.get
+        document = self.document
+        entries = [swap(id(e), e) for e in document.entries] if replaced else list(
+            document.entries)
+        new = _Snapshot(Document(document.version, entries + added, document.extra))
+        if self._scoped is not None:
+            scoped = {scope: [swap(id(e), e) for e in group] if replaced else list(group)
+                      for scope, group in self._scoped.items()}
+            for entry in added:
+                scoped.setdefault(entry.record.scope, []).append(entry)
+            new._scoped = scoped
+        if self._by_id is not None:
+            by_id = dict(self._by_id)
+            for entry in replaced.values():
+                by_id[entry.record.id] = entry
+            for entry in added:
+                by_id.setdefault(entry.record.id, entry)
+            new._by_id = by_id
+        return new
+
+
+@dataclass
+class _Cached:
+    key: StatKey | None
+    data: bytes
+    snapshot: _Snapshot
+
+
+class FileStore:
+    """Memories in one JSON file, safe across processes on one machine."""
+
+    class Options(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+
+        path: str | None = None
+        lock_timeout_seconds: float = Field(default=30.0, ge=0)
+        max_bytes: int = Field(default=20 * 1024 * 1024, gt=0)
+        max_records: int | None = Field(default=None, gt=0)
+
+    capabilities: frozenset[str]
+
+    def __init__(self, options: FileStore.Options | None = None,
+                 home: Path | None = None) -> None:
+        self.options = options or self.Options()
+        base = Path(home) if home is not None else default_home()
+        chosen = Path(self.options.path).expanduser() if self.options.path else Path("memory.json")
+        self.path = chosen if chosen.is_absolute() else base / chosen
+        self.capabilities = frozenset({KEYWORD_SEARCH, VECTOR_SEARCH, CROSS_PROCESS, DURABLE})
+        self._cache: _Cached | None = None
+        self._cache_lock = threading.Lock()
+
+    # --- lifecycle -----------------------------------------------------------------------------
+
+    def open(self) -> None:
+        """Create the folder if needed and read the file once: refuse one that cannot be used."""
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreUnavailable(
+                f"cannot create the folder {self.path.parent} for the memory store "
+                f"({exc.strerror or exc}). Set JAMGATE_STORE to a path this user can write."
+            ) from exc
+        self._snapshot()
+
+    def close(self) -> None:
+        """Drop the cached copy; every change is already on disk."""
+        with self._cache_lock:
+            self._cache = None
+
+    def location(self) -> str:
+        return str(self.path)
+
+    # --- reading the file ----------------------------------------------------------------------
+
+    def _unreadable(self, exc: OSError) -> StoreUnavailable:
+        if isinstance(exc, PermissionError):
+            return StoreUnavailable(
+                f"permission denied reading the memory store {self.path}. The usual cause is a "
+                "service running as another user than the one that created it: fix the file's "
+                "owner or permissions, or set JAMGATE_STORE to a path this user owns."
+            )
+        return StoreUnavailable(f"cannot read the memory store {self.path}: "
+                                f"{exc.strerror or exc}.")
+
+    def _read(self, *, trust_stat: bool) -> tuple[StatKey | None, bytes]:
+        """The file's identity and bytes; a missing file reads as empty. With `trust_stat`,
+        an unchanged (inode, mtime, size) returns the cached bytes without reading."""
+        try:
+            fd = os.open(self.path, os.O_RDONLY)
+        except FileNotFoundError:
+            return None, b""
+        except OSError as exc:
+            raise self._unreadable(exc) from exc
+        try:
+            info = os.fstat(fd)
+            key = (info.st_ino, info.st_mtime_ns, info.st_size)
+            cached = self._cache
+            if trust_stat and cached is not None and cached.key == key:
+                return key, cached.data
+            chunks = []
+            while block := os.read(fd, 1 << 20):
+                chunks.append(block)
+            return key, b"".join(chunks)
+        except OSError as exc:
+            raise self._unreadable(exc) from exc
+        finally:
+            os.close(fd)
+
+    def _parsed(self, key: StatKey | None, data: bytes, *, trust_stat: bool) -> _Snapshot:
+        """The snapshot of `data`, reusing the cached parse when it is of the same bytes."""
+        with self._cache_lock:
+            cached = self._cache
+        if cached is not None and ((trust_stat and cached.key == key) or cached.data == data):
+            snapshot = cached.snapshot
+        else:
+            snapshot = _Snapshot(parse(data, self.path))
+        with self._cache_lock:
+            self._cache = _Cached(key, data, snapshot)
+        return snapshot
+
+    def _snapshot(self) -> _Snapshot:
+        """The file as it is now (for reads; takes no lock)."""
+        return self._parsed(*self._read(trust_stat=True), trust_stat=True)
+
+    # --- reads ---------------------------------------------------------------------------------
+
+    def by_text_key(self, scope: str, key: str) -> list[MemoryRecord]:
+        return [e.record for e in self._snapshot().scoped(scope)
+                if e.record.status == "active" and e.key == key]
+
+    def by_subject(self, scope: str, subject: str) -> list[MemoryRecord]:
+        return [e.record for e in self._snapshot().scoped(scope)
+                if e.record.status == "active" and e.record.subject == subject]
+
+    def get(self, scope: str, record_id: str) -> MemoryRecord | None:
+        entry = self._snapshot().by_id(record_id)
+        return entry.record if entry is not None and entry.record.scope == scope else None
+
+    def resolve_id(self, scope: str, needle: str) -> list[str]:
+        ids = list(dict.fromkeys(e.record.id for e in self._snapshot().scoped(scope)))
+        if needle in ids:
+            return [needle]
+        if len(needle) < 8:
+            return []
+        return sorted(i for i in ids if i.startswith(needle))
+
+    def _live(self, scope: str, now: datetime, type: str | None = None) -> list[Entry]:
+        return [e for e in self._snapshot().scoped(scope)
+                if e.record.is_live(now) and (type is None or e.record.type == type)]
+
+    def search(
+        self, scope: str, query: str, *, limit: int, type: str | None, now: datetime,
+        vector: list[float] | None = None,
+    ) -> list[tuple[MemoryRecord, float]]:
+        if limit <= 0:
+            return []
+        if not query.strip():
+            newest = [e.record for e in self._snapshot().newest()
+                      if e.record.scope == scope and e.record.is_live(now)
+                      and (type is None or e.record.type == type)]
+            return [(r, 1.0) for r in newest[:limit]]
+        live = self._live(scope, now, type)
+        terms = query_terms(query)
+        total = sum(len(t) for t in terms)
+        query_norm = norm(vector) if vector else 0.0
+        hits: list[tuple[MemoryRecord, float]] = []
+        for entry in live:
+            have = _terms(entry)
+            lexical = sum(len(t) for t in terms if t in have) / total if total else 0.0
+            semantic = _cosine(vector, query_norm, entry) if vector else 0.0
+            if lexical <= 0 and semantic < SEMANTIC_MIN:
+                continue
+            score = blend(lexical, semantic) if vector else lexical
+            if score > 0:
+                hits.append((entry.record, score))
+        return ranked(hits)[:limit]
+
+    def nearest(
+        self, scope: str, vector: list[float], *, limit: int, now: datetime
+    ) -> list[tuple[MemoryRecord, float]]:
+        query_norm = norm(vector)
+        hits = [
+            (e.record, _cosine(vector, query_norm, e)) for e in self._live(scope, now)
+            if e.record.embedding and len(e.record.embedding) == len(vector)
+        ]
+        return ranked(hits)[:max(limit, 0)]
+
+    def integrity_check(self) -> list[str]:
+        """Unreadable data, duplicate ids, invalid fields, and broken uniqueness invariants."""
+        try:
+            document = self._snapshot().document
+        except StoreError as exc:
+            return [str(exc)]
+        problems: list[str] = []
+        seen: set[str] = set()
+        for position, entry in enumerate(document.entries):
+            record_id = entry.record.id
+            if record_id in seen:
+                problems.append(f"record #{position}: id {record_id} is used more than once")
+            seen.add(record_id)
+            problems += [f"record #{position} ({record_id}): {p}" for p in entry.problems]
+        return problems + invariant_problems(e.record for e in document.entries)
+
+    def list(
+        self, scope: str, *, status: str, type: str | None, limit: int, cursor: str | None,
+        now: datetime,
+    ) -> Page:
+        if limit < 1:
+            raise InvalidArgument(f"limit must be at least 1, got {limit}")
+        after = decode_cursor(cursor) if cursor is not None else None
+        rows = [e.record for e in self._snapshot().newest()
+                if e.record.scope == scope and (after is None or _order(e) < after)
+                and listed(e.record, status, type, now)]
+        page = rows[:limit]
+        more = len(rows) > limit
+        return Page(records=page,
+                    next_cursor=encode_cursor(page[-1].created_at, page[-1].id) if more else None)
+
+    # --- writes --------------------------------------------------------------------------------
+
+    def write(self, plan: WritePlan, preconditions: Preconditions) -> None:
+        def change(snapshot: _Snapshot) -> tuple[_Snapshot | None, None]:
+            _check(snapshot, preconditions)
+            return _applied(snapshot, plan), None
+
+        self._modify(change, grows=plan.insert is not None)
+
+    def delete(self, scope: str, record_id: str) -> MemoryRecord | None:
+        def change(snapshot: _Snapshot) -> tuple[_Snapshot | None, MemoryRecord | None]:
+            entry = snapshot.by_id(record_id)
+            if entry is None or entry.record.scope != scope:
+                return None, None
+            document = snapshot.document
+            kept = [e for e in document.entries
+                    if not (e.record.id == record_id and e.record.scope == scope)]
+            return _Snapshot(Document(document.version, kept, document.extra)), entry.record
+
+        return self._modify(change, grows=False)
+
+    def _modify(self, change: Callable[[_Snapshot], tuple[_Snapshot | None, T]], *,
+                grows: bool) -> T:
+        """Under the lock: re-read, `change`, and write the result (if any) durably."""
+        with FileLock(self.path, self.options.lock_timeout_seconds):
+            key, data = self._read(trust_stat=False)
+            snapshot = self._parsed(key, data, trust_stat=False)
+            new, result = change(snapshot)
+            if new is None:
+                return result
+            document = new.document
+            out = serialise(document)
+            if grows:
+                self._check_cap(len(out), len(document.entries))
+            if snapshot.document.version < CURRENT_VERSION and data.strip():
+                write_backup(self.path, data, snapshot.document.version)
+            document.version = CURRENT_VERSION
+            atomic_write(self.path, out)
+            with contextlib.suppress(OSError):
+                info = os.stat(self.path)
+                with self._cache_lock:
+                    self._cache = _Cached((info.st_ino, info.st_mtime_ns, info.st_size), out, new)
+        return result
+
+    def _check_cap(self, size: int, count: int) -> None:
+        cap, most = self.options.max_bytes, self.options.max_records
+        if size > cap or (most is not None and count > most):
+            limit = f"{cap:,} bytes" if size > cap else f"{most:,} records"
+            raise StoreUnavailable(
+                f"the memory store {self.path} has reached its size cap ({limit}); nothing was "
+                "saved. The JSON file store is meant for small, human-readable stores: move to "
+                "the sqlite store (`jamgate export`, then import the export with "
+                "JAMGATE_STORE=sqlite), or raise max_bytes in store_options. Reading, listing "
+                "and forgetting still work."
+            )
+
+
+# --- helpers ---------------------------------------------------------------------------------
+
+def _order(entry: Entry) -> tuple[str, str]:
+    """The listing key (iso created_at, id), the one cursors name (cached on the entry)."""
+    if entry.order is None:
+        entry.order = (iso(entry.record.created_at), entry.record.id)
+    return entry.order
+
+
+def _terms(entry: Entry) -> frozenset[str]:
+    """The words a record can be found by (cached on the entry)."""
+    if entry.terms is None:
+        record = entry.record
+        entry.terms = frozenset(index_terms(f"{record.text} {subject_text(record.subject)}"))
+    return entry.terms
+
+
+def _cosine(vector: list[float] | None, vector_norm: float, entry: Entry) -> float:
+    embedding = entry.record.embedding
+    if not vector or not embedding or len(embedding) != len(vector):
+        return 0.0
+    if entry.norm is None:
+        entry.norm = norm(embedding)
+    return cosine(vector, embedding, vector_norm, entry.norm)
+
+
+def _check(snapshot: _Snapshot, preconditions: Preconditions) -> None:
+    """Raise PreconditionFailed unless every recorded set of active ids is still exact."""
+    keys, subjects = preconditions.by_key, preconditions.by_subject
+    if not keys and not subjects:
+        return
+    found_keys: dict[str, set[str]] = {key: set() for key in keys}
+    found_subjects: dict[str, set[str]] = {subject: set() for subject in subjects}
+    for entry in snapshot.scoped(preconditions.scope):
+        record = entry.record
+        if record.status != "active":
+            continue
+        if entry.key in found_keys:
+            found_keys[entry.key].add(record.id)
+        if record.subject in found_subjects:
+            found_subjects[record.subject].add(record.id)
+    for key, ids in keys.items():
+        if found_keys[key] != ids:
+            raise PreconditionFailed(f"the records with text key {key!r} changed")
+    for subject, ids in subjects.items():
+        if found_subjects[subject] != ids:
+            raise PreconditionFailed(f"the records about {subject!r} changed")
+
+
+def _applied(snapshot: _Snapshot, plan: WritePlan) -> _Snapshot | None:
+    """The snapshot after `plan`, or None when the plan changes nothing."""
+    if plan.empty:
+        return None
+    stamp = iso(plan.now)
+    replaced: dict[int, Entry] = {}
+
+    def target(record_id: str, active: bool) -> Entry:
+        entry = snapshot.by_id(record_id)
+        if entry is None or entry.record.scope != plan.scope or (
+                active and entry.record.status != "active"):
+            raise PreconditionFailed(
+                f"record {record_id} is no longer {'active ' if active else ''}in scope "
+                f"{plan.scope!r}"
+            )
+        return replaced.get(id(entry), entry)
+
+    for record_id in plan.retire:
+        old = target(record_id, active=True)
+        updates = {"status": "superseded", "supersededAt": stamp, "updatedAt": stamp}
+        if plan.insert is not None:
+            updates["supersededBy"] = plan.insert.id
+        replaced[id(snapshot.by_id(record_id))] = Entry.of(changed(old.raw, **updates))
+    if plan.upgrade_source is not None:
+        record_id, source = plan.upgrade_source
+        old = target(record_id, active=False)
+        replaced[id(snapshot.by_id(record_id))] = Entry.of(
+            changed(old.raw, source=source, updatedAt=stamp))
+    added: list[Entry] = []
+    if plan.insert is not None:
+        if snapshot.by_id(plan.insert.id) is not None:
+            raise StoreError(f"a memory with id {plan.insert.id} already exists")
+        added.append(Entry.of(raw_record(plan.insert)))
+        _check_unique(snapshot, added[0], replaced)
+    return snapshot.evolved(replaced, added)
+
+
+def _check_unique(snapshot: _Snapshot, inserted: Entry, replaced: dict[int, Entry]) -> None:
+    """An active insert must be alone with its text key and subject among active records."""
+    key, subject = inserted.key, inserted.record.subject
+    if inserted.record.status != "active":
+        return
+    for entry in snapshot.scoped(inserted.record.scope):
+        if entry.key != key and (subject is None or entry.record.subject != subject):
+            continue
+        if replaced.get(id(entry), entry).record.status == "active":
+            raise PreconditionFailed(
+                "the write would leave two active records with one text key or subject"
+            )

@@ -1,0 +1,183 @@
+"""`MemoryStore`: records in a dict, for tests and throwaway sessions. Nothing is persisted.
+
+Every method holds one lock, so a write checks its preconditions and applies its plan as one
+step, and the store is safe to share between threads (not between processes).
+"""
+
+from __future__ import annotations
+
+import threading
+from datetime import datetime
+from pathlib import Path
+from typing import ClassVar
+
+from pydantic import BaseModel, ConfigDict
+
+from jamgate_adapters.stores._common import (
+    SEMANTIC_MIN,
+    blend,
+    cosine,
+    decode_cursor,
+    encode_cursor,
+    invariant_problems,
+    lexical_score,
+    listed,
+    newest_first,
+    query_terms,
+    ranked,
+)
+from jamgate_core.contracts import KEYWORD_SEARCH, VECTOR_SEARCH, Preconditions, WritePlan
+from jamgate_core.errors import InvalidArgument, PreconditionFailed, StoreError
+from jamgate_core.models import MemoryRecord, Page, iso
+
+
+class MemoryStore:
+    """An in-process store: fast, thread-safe, gone when the process exits."""
+
+    class Options(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+
+    capabilities: frozenset[str]
+    _kind: ClassVar[str] = "in-process memory"
+
+    def __init__(self, options: MemoryStore.Options | None = None,
+                 home: Path | None = None) -> None:
+        self.options = options or self.Options()
+        self.capabilities = frozenset({KEYWORD_SEARCH, VECTOR_SEARCH})
+        self._records: dict[str, MemoryRecord] = {}
+        self._lock = threading.RLock()
+
+    def open(self) -> None:
+        """Nothing to open."""
+
+    def close(self) -> None:
+        """Nothing to release; the records stay until the object is dropped."""
+
+    def location(self) -> str:
+        return self._kind
+
+    # --- reads ---------------------------------------------------------------------------------
+
+    def _in_scope(self, scope: str) -> list[MemoryRecord]:
+        with self._lock:
+            return [r for r in self._records.values() if r.scope == scope]
+
+    def by_text_key(self, scope: str, key: str) -> list[MemoryRecord]:
+        return [r for r in self._in_scope(scope) if r.status == "active" and r.key == key]
+
+    def by_subject(self, scope: str, subject: str) -> list[MemoryRecord]:
+        return [r for r in self._in_scope(scope) if r.status == "active" and r.subject == subject]
+
+    def get(self, scope: str, record_id: str) -> MemoryRecord | None:
+        with self._lock:
+            record = self._records.get(record_id)
+        return record if record is not None and record.scope == scope else None
+
+    def resolve_id(self, scope: str, needle: str) -> list[str]:
+        ids = [r.id for r in self._in_scope(scope)]
+        if needle in ids:
+            return [needle]
+        if len(needle) < 8:
+            return []
+        return sorted(i for i in ids if i.startswith(needle))
+
+    def search(
+        self, scope: str, query: str, *, limit: int, type: str | None, now: datetime,
+        vector: list[float] | None = None,
+    ) -> list[tuple[MemoryRecord, float]]:
+        live = [r for r in self._in_scope(scope)
+                if r.is_live(now) and (type is None or r.type == type)]
+        if limit <= 0:
+            return []
+        terms = query_terms(query)
+        if not query.strip():
+            return [(r, 1.0) for r in newest_first(live)[:limit]]
+        hits: list[tuple[MemoryRecord, float]] = []
+        for record in live:
+            lexical = lexical_score(terms, record)
+            semantic = (cosine(vector, record.embedding)
+                        if vector and record.embedding else 0.0)
+            if lexical <= 0 and semantic < SEMANTIC_MIN:
+                continue
+            hits.append((record, blend(lexical, semantic) if vector else lexical))
+        return ranked(h for h in hits if h[1] > 0)[:limit]
+
+    def nearest(
+        self, scope: str, vector: list[float], *, limit: int, now: datetime
+    ) -> list[tuple[MemoryRecord, float]]:
+        hits = [
+            (r, cosine(vector, r.embedding)) for r in self._in_scope(scope)
+            if r.is_live(now) and r.embedding and len(r.embedding) == len(vector)
+        ]
+        return ranked(hits)[:max(limit, 0)]
+
+    # --- writes --------------------------------------------------------------------------------
+
+    def write(self, plan: WritePlan, preconditions: Preconditions) -> None:
+        with self._lock:
+            self._check(preconditions)
+            updated = dict(self._records)
+            for record_id in plan.retire:
+                old = updated.get(record_id)
+                if old is None or old.scope != plan.scope or old.status != "active":
+                    raise PreconditionFailed(
+                        f"record {record_id} is no longer active in scope {plan.scope!r}"
+                    )
+                updated[record_id] = old.model_copy(update={
+                    "status": "superseded", "superseded_at": plan.now, "updated_at": plan.now,
+                    "superseded_by": plan.insert.id if plan.insert else None,
+                })
+            if plan.upgrade_source is not None:
+                record_id, source = plan.upgrade_source
+                old = updated.get(record_id)
+                if old is None or old.scope != plan.scope:
+                    raise PreconditionFailed(f"record {record_id} is gone from {plan.scope!r}")
+                updated[record_id] = old.model_copy(
+                    update={"source": source, "updated_at": plan.now}
+                )
+            if plan.insert is not None:
+                if plan.insert.id in updated:
+                    raise StoreError(f"a memory with id {plan.insert.id} already exists")
+                updated[plan.insert.id] = plan.insert
+            if invariant_problems(r for r in updated.values() if r.scope == plan.scope):
+                raise PreconditionFailed(
+                    "the write would leave two active records with one text key or subject"
+                )
+            self._records = updated
+
+    def _check(self, preconditions: Preconditions) -> None:
+        scope = preconditions.scope
+        for key, ids in preconditions.by_key.items():
+            if frozenset(r.id for r in self.by_text_key(scope, key)) != ids:
+                raise PreconditionFailed(f"the records with text key {key!r} changed")
+        for subject, ids in preconditions.by_subject.items():
+            if frozenset(r.id for r in self.by_subject(scope, subject)) != ids:
+                raise PreconditionFailed(f"the records about {subject!r} changed")
+
+    def delete(self, scope: str, record_id: str) -> MemoryRecord | None:
+        with self._lock:
+            record = self.get(scope, record_id)
+            if record is not None:
+                del self._records[record_id]
+            return record
+
+    def integrity_check(self) -> list[str]:
+        with self._lock:
+            return invariant_problems(self._records.values())
+
+    # --- listing (last: the name `list` shadows the builtin in annotations below it) ---
+
+    def list(
+        self, scope: str, *, status: str, type: str | None, limit: int, cursor: str | None,
+        now: datetime,
+    ) -> Page:
+        if limit < 1:
+            raise InvalidArgument(f"limit must be at least 1, got {limit}")
+        rows = [r for r in newest_first(self._in_scope(scope)) if listed(r, status, type, now)]
+        if cursor is not None:
+            after = decode_cursor(cursor)
+            rows = [r for r in rows if (iso(r.created_at), r.id) < after]
+        page = rows[:limit]
+        more = len(rows) > limit
+        return Page(records=page,
+                    next_cursor=encode_cursor(page[-1].created_at, page[-1].id) if more else None)

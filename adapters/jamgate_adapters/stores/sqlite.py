@@ -1,0 +1,526 @@
+"""`SqliteStore`: the default store, one SQLite file at `$JAMGATE_HOME/memory.db`.
+
+Durability: WAL with `synchronous=NORMAL`. A committed write survives the process being
+killed (even `kill -9`): it is in the WAL file, which the next open replays. Only a power loss
+or OS crash can lose the last few commits; the database is never left corrupt either way.
+
+Concurrency: every process opens its own connection. Within a process the store shares one
+connection (`check_same_thread=False`) behind a lock, so any thread may call any method and
+calls run one at a time. Across processes, `write` checks its preconditions and applies its
+plan inside one `BEGIN IMMEDIATE` transaction, and partial UNIQUE indexes enforce one active
+record per (scope, text key) and per (scope, subject) whatever a caller does.
+
+Safety: an existing file is validated through a read-only connection before anything writes to
+it; a corrupt or foreign file raises StoreCorrupt and one from a newer Jamgate StoreTooNew,
+both leaving it byte-identical. Deleted text is overwritten (`secure_delete=ON`), and `delete`
+merges the keyword index so no token of a forgotten memory stays behind in it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+import sys
+import threading
+from array import array
+from collections.abc import Iterator
+from datetime import datetime
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from jamgate_adapters.stores import _sqlite_schema as schema
+from jamgate_adapters.stores._common import (
+    SEMANTIC_MIN,
+    blend,
+    cosine,
+    decode_cursor,
+    encode_cursor,
+    norm,
+    ranked,
+)
+from jamgate_adapters.stores._sqlite_fts import fts_query
+from jamgate_core.contracts import (
+    CROSS_PROCESS,
+    DURABLE,
+    KEYWORD_SEARCH,
+    VECTOR_SEARCH,
+    Preconditions,
+    WritePlan,
+)
+from jamgate_core.errors import (
+    InvalidArgument,
+    PreconditionFailed,
+    StoreCorrupt,
+    StoreError,
+    StoreUnavailable,
+)
+from jamgate_core.models import ClientInfo, MemoryRecord, Page, iso, parse_iso, text_key
+
+_CORRUPT = {"SQLITE_CORRUPT", "SQLITE_NOTADB"}
+_FIELDS = (
+    "seq", "id", "scope", "text", "type", "subject", "source", "status", "created_at",
+    "updated_at", "expires_at", "superseded_by", "superseded_at", "client_name",
+    "client_version", "provenance", "embedding_model", "embedding",
+)
+_COLUMNS = ", ".join(_FIELDS)
+_LIVE = "status = 'active' AND (expires_at IS NULL OR expires_at > :now)"
+_LIVE_R = "r.status = 'active' AND (r.expires_at IS NULL OR r.expires_at > :now)"
+# bm25 weights of the keyword-index columns: text, subject, CJK grams, CJK characters.
+_BM25 = "bm25(records_fts, 1.0, 0.5, 1.0, 0.5)"
+
+
+def _vector_blob(vector: list[float]) -> bytes:
+    packed = array("f", vector)
+    if sys.byteorder == "big":
+        packed.byteswap()
+    return packed.tobytes()
+
+
+def _blob_array(blob: bytes) -> array[float]:
+    packed = array("f")
+    packed.frombytes(blob)
+    if sys.byteorder == "big":
+        packed.byteswap()
+    return packed
+
+
+def _blob_vector(blob: bytes) -> list[float]:
+    return _blob_array(blob).tolist()
+
+
+def _record(row: sqlite3.Row) -> MemoryRecord:
+    optional_time = lambda v: parse_iso(v) if v else None  # noqa: E731
+    return MemoryRecord(
+        id=row["id"], text=row["text"], type=row["type"], subject=row["subject"],
+        scope=row["scope"], source=row["source"], status=row["status"],
+        created_at=parse_iso(row["created_at"]), updated_at=parse_iso(row["updated_at"]),
+        expires_at=optional_time(row["expires_at"]), superseded_by=row["superseded_by"],
+        superseded_at=optional_time(row["superseded_at"]),
+        client=(ClientInfo(name=row["client_name"], version=row["client_version"])
+                if row["client_name"] is not None else None),
+        provenance=row["provenance"], embedding_model=row["embedding_model"],
+        embedding=_blob_vector(row["embedding"]) if row["embedding"] is not None else None,
+    )
+
+
+def _insert_values(record: MemoryRecord) -> dict[str, object]:
+    vector = record.embedding
+    stamp = lambda v: iso(v) if v else None  # noqa: E731
+    return {
+        "id": record.id, "scope": record.scope, "text": record.text,
+        "text_key": text_key(record.text), "type": record.type, "subject": record.subject,
+        "source": record.source, "status": record.status,
+        "created_at": iso(record.created_at), "updated_at": iso(record.updated_at),
+        "expires_at": stamp(record.expires_at), "superseded_by": record.superseded_by,
+        "superseded_at": stamp(record.superseded_at),
+        "client_name": record.client.name if record.client else None,
+        "client_version": record.client.version if record.client else None,
+        "provenance": record.provenance, "embedding_model": record.embedding_model,
+        "embedding": _vector_blob(vector) if vector is not None else None,
+        "embedding_dim": len(vector) if vector is not None else None,
+        "embedding_norm": norm(vector) if vector is not None else None,
+    }
+
+
+class SqliteStore:
+    """Memories in one SQLite database: keyword index, vectors beside the rows."""
+
+    class Options(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+
+        path: str | None = None
+        timeout_seconds: float = Field(default=30.0, gt=0)
+
+    capabilities: frozenset[str]
+
+    def __init__(self, options: SqliteStore.Options, home: Path) -> None:
+        self.options = options
+        given = Path(options.path).expanduser() if options.path else Path("memory.db")
+        self.path = given if given.is_absolute() else Path(home) / given
+        self.capabilities = frozenset({KEYWORD_SEARCH, VECTOR_SEARCH, CROSS_PROCESS, DURABLE})
+        self.last_backup: Path | None = None
+        self._conn: sqlite3.Connection | None = None
+        self._lock = threading.RLock()
+
+    def location(self) -> str:
+        return str(self.path)
+
+    # --- opening -------------------------------------------------------------------------------
+
+    def open(self) -> None:
+        """Validate the file (read-only), migrate it if older, then open it for writing."""
+        with self._lock:
+            if self._conn is not None:
+                return
+            self._prepare_directory()
+            if self.path.exists() and self.path.stat().st_size > 0:
+                self._inspect()
+            self._require_writable()
+            conn = self._connect()
+            try:
+                with self._errors():
+                    self.last_backup = schema.migrate(conn, self.path)
+                    conn.execute("PRAGMA journal_mode = WAL")
+                    conn.execute("PRAGMA synchronous = NORMAL")
+            except BaseException:
+                conn.close()
+                raise
+            self._conn = conn
+
+    def close(self) -> None:
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
+    def _prepare_directory(self) -> None:
+        if self.path.is_dir():
+            raise StoreUnavailable(
+                f"{self.path} is a directory, not a database file. Point JAMGATE_STORE at a "
+                "file path (e.g. memory.db inside it)."
+            )
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise self._unavailable(f"cannot create the directory {self.path.parent} "
+                                    f"({exc.strerror or exc})") from exc
+
+    def _require_writable(self) -> None:
+        folder = self.path.parent
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise self._unavailable(f"the directory {folder} is read-only")
+        if self.path.exists() and not os.access(self.path, os.R_OK | os.W_OK):
+            raise self._unavailable(f"the file {self.path} is read-only")
+
+    def _unavailable(self, problem: str) -> StoreUnavailable:
+        return StoreUnavailable(
+            f"cannot use the store at {self.path}: {problem}. Nothing was modified. Make it "
+            "writable by the user running Jamgate, or point JAMGATE_STORE at a writable path."
+        )
+
+    def _corrupt(self, detail: str) -> StoreCorrupt:
+        return StoreCorrupt(
+            f"{self.path} is not a readable Jamgate store ({detail}). Nothing was modified: "
+            "Jamgate refuses to open or overwrite a store it cannot read. Restore it from a "
+            f"backup ({self.path.name}.backup-*), or move it aside to start a new store."
+        )
+
+    def _inspect(self) -> None:
+        """Check an existing file through a read-only connection, before anything writes."""
+        try:
+            with self.path.open("rb") as file:
+                header = file.read(100)
+        except OSError as exc:
+            raise self._unavailable(f"cannot read it ({exc.strerror or exc})") from exc
+        if not header.startswith(b"SQLite format 3\x00"):
+            raise self._corrupt("not an SQLite database")
+        # A WAL database nobody has open would get fresh -wal/-shm files from a read-only
+        # connection; `immutable` reads it without them (nothing can be writing to it).
+        wal_idle = header[18:20] == b"\x02\x02" and not Path(f"{self.path}-wal").exists()
+        query = "mode=ro&immutable=1" if wal_idle else "mode=ro"
+        try:
+            probe = sqlite3.connect(f"{self.path.resolve().as_uri()}?{query}", uri=True,
+                                    timeout=self.options.timeout_seconds)
+        except sqlite3.Error as exc:
+            raise self._unavailable(str(exc)) from exc
+        try:
+            check = probe.execute("PRAGMA quick_check").fetchall()
+            app_id = probe.execute("PRAGMA application_id").fetchone()[0]
+            version = probe.execute("PRAGMA user_version").fetchone()[0]
+            tables = probe.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        except sqlite3.Error as exc:
+            if getattr(exc, "sqlite_errorname", "") in _CORRUPT:
+                raise self._corrupt(str(exc)) from exc
+            raise self._unavailable(str(exc)) from exc
+        finally:
+            probe.close()
+        if check != [("ok",)]:
+            raise self._corrupt("integrity check: " + "; ".join(str(r[0]) for r in check[:3]))
+        if app_id != schema.APPLICATION_ID and (tables or app_id):
+            raise self._corrupt("an SQLite database, but not one Jamgate wrote")
+        if version > schema.SCHEMA_VERSION:
+            raise schema.too_new(self.path, version)
+
+    def _connect(self) -> sqlite3.Connection:
+        try:
+            conn = sqlite3.connect(self.path, timeout=self.options.timeout_seconds,
+                                   isolation_level=None, check_same_thread=False)
+        except sqlite3.Error as exc:
+            raise self._unavailable(str(exc)) from exc
+        conn.row_factory = sqlite3.Row
+        conn.execute(f"PRAGMA busy_timeout = {int(self.options.timeout_seconds * 1000)}")
+        conn.execute("PRAGMA secure_delete = ON")
+        conn.execute("PRAGMA foreign_keys = ON")
+        return conn
+
+    # --- plumbing ------------------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def _errors(self) -> Iterator[None]:
+        """Turn SQLite failures into the store errors the app reports."""
+        try:
+            yield
+        except sqlite3.Error as exc:
+            if isinstance(exc, sqlite3.IntegrityError):
+                raise
+            name = getattr(exc, "sqlite_errorname", "")
+            if name in _CORRUPT:
+                raise self._corrupt(str(exc)) from exc
+            if name.startswith("SQLITE_BUSY") or name.startswith("SQLITE_LOCKED"):
+                raise StoreUnavailable(
+                    f"the store at {self.path} stayed locked by another process for "
+                    f"{self.options.timeout_seconds:g} s; nothing was changed. Try again."
+                ) from exc
+            raise StoreUnavailable(f"the store at {self.path} failed: {exc}. "
+                                   "Nothing was changed.") from exc
+
+    @contextlib.contextmanager
+    def _db(self) -> Iterator[sqlite3.Connection]:
+        with self._lock, self._errors():
+            if self._conn is None:
+                raise StoreError(f"the store at {self.path} is not open; call open() first")
+            yield self._conn
+
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        with self._db() as conn:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+            except BaseException:
+                if conn.in_transaction:  # SQLite may already have rolled back (disk full)
+                    conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+
+    def _records(self, sql: str, params: dict[str, object]) -> list[MemoryRecord]:
+        with self._db() as conn:
+            return [_record(row) for row in conn.execute(sql, params)]
+
+    # --- reads ---------------------------------------------------------------------------------
+
+    def by_text_key(self, scope: str, key: str) -> list[MemoryRecord]:
+        return self._records(
+            f"SELECT {_COLUMNS} FROM records WHERE scope = :scope AND text_key = :key "
+            "AND status = 'active'", {"scope": scope, "key": key})
+
+    def by_subject(self, scope: str, subject: str) -> list[MemoryRecord]:
+        return self._records(
+            f"SELECT {_COLUMNS} FROM records WHERE scope = :scope AND subject = :subject "
+            "AND status = 'active'", {"scope": scope, "subject": subject})
+
+    def get(self, scope: str, record_id: str) -> MemoryRecord | None:
+        found = self._records(f"SELECT {_COLUMNS} FROM records WHERE scope = :scope AND id = :id",
+                              {"scope": scope, "id": record_id})
+        return found[0] if found else None
+
+    def resolve_id(self, scope: str, needle: str) -> list[str]:
+        """Exact id, else ids starting with an 8+ character needle (compared literally:
+        no LIKE, so `%` and `_` are ordinary characters)."""
+        with self._db() as conn:
+            if conn.execute("SELECT 1 FROM records WHERE scope = ? AND id = ?",
+                            (scope, needle)).fetchone():
+                return [needle]
+            if len(needle) < 8:
+                return []
+            rows = conn.execute(
+                "SELECT id FROM records WHERE scope = ? AND id >= ? "
+                "AND substr(id, 1, length(?)) = ? ORDER BY id", (scope, needle, needle, needle))
+            return [row[0] for row in rows]
+
+    def search(
+        self, scope: str, query: str, *, limit: int, type: str | None, now: datetime,
+        vector: list[float] | None = None,
+    ) -> list[tuple[MemoryRecord, float]]:
+        """Live records by relevance: FTS5 bm25, scaled so the best hit scores 1, blended
+        0.7/0.3 with cosine when `vector` is given. An empty query lists the newest."""
+        if limit <= 0:
+            return []
+        params: dict[str, object] = {"scope": scope, "now": iso(now), "type": type}
+        typed = "AND (:type IS NULL OR r.type = :type)"
+        match = fts_query(query)
+        if not query.strip():
+            rows = self._records(
+                f"SELECT {_COLUMNS} FROM records r WHERE scope = :scope AND {_LIVE_R} {typed} "
+                "ORDER BY created_at DESC, id DESC LIMIT :limit", {**params, "limit": limit})
+            return [(r, 1.0) for r in rows]
+        pool = limit if vector is None else max(limit * 5, 50)
+        lexical: dict[str, tuple[MemoryRecord, float]] = {}
+        if match is not None:
+            with self._db() as conn:
+                matched = conn.execute(
+                    f"SELECT {', '.join('r.' + f for f in _FIELDS)}, {_BM25} AS rank "
+                    "FROM records_fts JOIN records r ON r.seq = records_fts.rowid "
+                    f"WHERE records_fts MATCH :match AND r.scope = :scope AND {_LIVE_R} {typed} "
+                    "ORDER BY rank, r.created_at DESC, r.id DESC LIMIT :limit",
+                    {**params, "match": match, "limit": pool}).fetchall()
+            best = matched[0]["rank"] if matched else 0.0
+            for row in matched:
+                score = row["rank"] / best if best < 0 else 1.0
+                lexical[row["id"]] = (_record(row), min(max(score, 1e-6), 1.0))
+        if vector is None:
+            return ranked(lexical.values())[:limit]
+        hits = {record.id: (record, blend(score, 0.0)) for record, score in lexical.values()}
+        for record, similarity in self.nearest(scope, vector, limit=pool, now=now):
+            if type is not None and record.type != type:
+                continue
+            lex = lexical.get(record.id, (record, 0.0))[1]
+            if lex > 0 or similarity >= SEMANTIC_MIN:
+                hits[record.id] = (record, blend(lex, similarity))
+        return ranked(h for h in hits.values() if h[1] > 0)[:limit]
+
+    def nearest(
+        self, scope: str, vector: list[float], *, limit: int, now: datetime
+    ) -> list[tuple[MemoryRecord, float]]:
+        """Live records with a vector of the same length, by cosine (brute force)."""
+        if limit <= 0 or not vector:
+            return []
+        query_norm = norm(vector)
+        with self._db() as conn:
+            rows = conn.execute(
+                f"SELECT seq, embedding, embedding_norm, created_at, id FROM records "
+                f"WHERE scope = :scope AND {_LIVE} AND embedding_dim = :dim",
+                {"scope": scope, "now": iso(now), "dim": len(vector)}).fetchall()
+            scored = sorted(
+                ((cosine(vector, _blob_array(r["embedding"]), query_norm, r["embedding_norm"]),
+                  r["created_at"], r["id"], r["seq"]) for r in rows),
+                reverse=True)[:limit]
+            by_seq = {
+                row["seq"]: _record(row) for row in conn.execute(
+                    f"SELECT {_COLUMNS} FROM records WHERE seq IN "
+                    f"({','.join(str(s[3]) for s in scored)})")
+            } if scored else {}
+        return [(by_seq[seq], similarity) for similarity, _, _, seq in scored]
+
+    # --- writes --------------------------------------------------------------------------------
+
+    def write(self, plan: WritePlan, preconditions: Preconditions) -> None:
+        """Check `preconditions` and apply `plan` in one BEGIN IMMEDIATE transaction."""
+        try:
+            with self._transaction() as conn:
+                self._check(conn, preconditions)
+                self._apply(conn, plan)
+        except sqlite3.IntegrityError as exc:
+            if "records.id" in str(exc):
+                raise StoreError(
+                    f"a memory with id {plan.insert.id if plan.insert else '?'} already "
+                    "exists; nothing was changed") from exc
+            raise PreconditionFailed(
+                "the write would leave two active records with one text key or subject "
+                f"({exc}); nothing was changed") from exc
+
+    @staticmethod
+    def _check(conn: sqlite3.Connection, preconditions: Preconditions) -> None:
+        scope = preconditions.scope
+        for column, wanted in (("text_key", preconditions.by_key),
+                               ("subject", preconditions.by_subject)):
+            for value, ids in wanted.items():
+                found = frozenset(row[0] for row in conn.execute(
+                    f"SELECT id FROM records WHERE scope = ? AND {column} = ? "
+                    "AND status = 'active'", (scope, value)))
+                if found != ids:
+                    raise PreconditionFailed(
+                        f"the active records with {column.replace('_', ' ')} {value!r} changed "
+                        "since they were read; nothing was changed")
+
+    @staticmethod
+    def _apply(conn: sqlite3.Connection, plan: WritePlan) -> None:
+        now = iso(plan.now)
+        for record_id in plan.retire:
+            changed = conn.execute(
+                "UPDATE records SET status = 'superseded', superseded_by = ?, superseded_at = ?, "
+                "updated_at = ? WHERE scope = ? AND id = ? AND status = 'active'",
+                (plan.insert.id if plan.insert else None, now, now, plan.scope, record_id))
+            if changed.rowcount != 1:
+                raise PreconditionFailed(
+                    f"record {record_id} is no longer active in scope {plan.scope!r}")
+        if plan.upgrade_source is not None:
+            record_id, source = plan.upgrade_source
+            changed = conn.execute(
+                "UPDATE records SET source = ?, updated_at = ? WHERE scope = ? AND id = ?",
+                (source, now, plan.scope, record_id))
+            if changed.rowcount != 1:
+                raise PreconditionFailed(f"record {record_id} is gone from {plan.scope!r}")
+        if plan.insert is not None:
+            values = _insert_values(plan.insert)
+            cursor = conn.execute(
+                f"INSERT INTO records ({', '.join(values)}) "
+                f"VALUES ({', '.join(':' + k for k in values)})", values)
+            assert cursor.lastrowid is not None
+            schema.index_record(conn, cursor.lastrowid, plan.insert.text, plan.insert.subject)
+
+    def delete(self, scope: str, record_id: str) -> MemoryRecord | None:
+        """Remove the record, its keyword-index entries and its vector."""
+        with self._transaction() as conn:
+            row = conn.execute(f"SELECT {_COLUMNS} FROM records WHERE scope = ? AND id = ?",
+                               (scope, record_id)).fetchone()
+            if row is None:
+                return None
+            conn.execute("DELETE FROM records_fts WHERE rowid = ?", (row["seq"],))
+            conn.execute("DELETE FROM records WHERE seq = ?", (row["seq"],))
+            # FTS5 keeps a deleted row's tokens in old segments until they merge: merge now,
+            # so secure_delete can zero them (cost grows with the index; forgets are rare).
+            conn.execute("INSERT INTO records_fts (records_fts) VALUES ('optimize')")
+            return _record(row)
+
+    # --- health --------------------------------------------------------------------------------
+
+    def integrity_check(self) -> list[str]:
+        """SQLite's integrity check, the keyword index against the rows, and the invariants."""
+        problems: list[str] = []
+        with self._db() as conn:
+            rows = conn.execute("PRAGMA integrity_check").fetchall()
+            problems += [f"sqlite: {r[0]}" for r in rows if r[0] != "ok"]
+            try:
+                conn.execute("INSERT INTO records_fts (records_fts) VALUES ('integrity-check')")
+            except sqlite3.DatabaseError as exc:
+                problems.append(f"keyword index: {exc}")
+            indexed = conn.execute("SELECT count(*) FROM records_fts").fetchone()[0]
+            stored = conn.execute("SELECT count(*) FROM records").fetchone()[0]
+            if indexed != stored:
+                problems.append(f"keyword index holds {indexed} rows for {stored} records")
+            present = {r[0] for r in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'index'")}
+            problems += [f"missing index {name}: the uniqueness invariant is not enforced"
+                         for name in schema.INVARIANT_INDEXES if name not in present]
+            for column in ("text_key", "subject"):
+                for scope, value, count in conn.execute(
+                        f"SELECT scope, {column}, count(*) FROM records WHERE status = 'active' "
+                        f"AND {column} IS NOT NULL GROUP BY scope, {column} HAVING count(*) > 1"):
+                    problems.append(f"scope {scope!r}: {count} active records share "
+                                    f"{column.replace('_', ' ')} {value!r}")
+        return problems
+
+    # --- listing (last: the name `list` shadows the builtin in annotations below it) ---
+
+    def list(
+        self, scope: str, *, status: str, type: str | None, limit: int, cursor: str | None,
+        now: datetime,
+    ) -> Page:
+        """One page, newest first, keyset-paginated on (created_at, id)."""
+        if limit < 1:
+            raise InvalidArgument(f"limit must be at least 1, got {limit}")
+        filters = {
+            "active": _LIVE,
+            "superseded": "status = 'superseded'",
+            "expired": "status = 'active' AND expires_at IS NOT NULL AND expires_at <= :now",
+            "all": "1",
+        }
+        if status not in filters:
+            raise InvalidArgument(
+                f"unknown status {status!r}; use one of active, superseded, expired, all")
+        params: dict[str, object] = {"scope": scope, "now": iso(now), "type": type,
+                                     "limit": limit + 1, "at": None, "id": None}
+        if cursor is not None:
+            params["at"], params["id"] = decode_cursor(cursor)
+        rows = self._records(
+            f"SELECT {_COLUMNS} FROM records WHERE scope = :scope AND {filters[status]} "
+            "AND (:type IS NULL OR type = :type) AND (:at IS NULL OR created_at < :at "
+            "OR (created_at = :at AND id < :id)) ORDER BY created_at DESC, id DESC LIMIT :limit",
+            params)
+        page = rows[:limit]
+        more = len(rows) > limit
+        return Page(records=page,
+                    next_cursor=encode_cursor(page[-1].created_at, page[-1].id) if more else None)

@@ -1,0 +1,350 @@
+"""The gate log: one JSON line per decision, kept beside the store, never sent anywhere.
+
+A `jamgate.plugins` module. At startup it registers a `GateLog` writer with the app's plugin
+manager (when the log is on); the writer observes `jamgate_decision` and `jamgate_forgotten`.
+It also contributes the `jamgate log` command, which reads recent decisions back.
+
+Writes are best-effort: an unwritable log warns once on stderr and never fails a save. Each
+line stays under `MAX_LINE_BYTES` and is appended with one `os.write` on an `O_APPEND`
+descriptor, so lines from several processes never interleave. When the file reaches its cap
+it is renamed to `<path>.1` (under a lock on `<path>.lock`), so at most about twice the cap
+is kept on disk. A forget records the record's length and SHA-256, never its text.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import hashlib
+import json
+import os
+import sys
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from jamgate_core.hooks import Hooks
+from jamgate_core.hookspecs import hookimpl
+from jamgate_core.models import DEFAULT_SCOPE, canonical_scope, iso, utcnow
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not POSIX: rotation goes unlocked
+    fcntl = None  # type: ignore[assignment]
+
+if TYPE_CHECKING:
+    from jamgate_core.app import App
+    from jamgate_core.models import Candidate, MemoryRecord, Verdict
+    from jamgate_core.settings import Settings
+
+MAX_LINE_BYTES = 4000
+WRITER_NAME = "gatelog-writer"
+DECISIONS = (
+    "saved", "superseded", "duplicate", "conflict", "possible_duplicate", "rejected", "forgotten",
+)
+_ELLIPSIS = "…"
+_META_CLIP = 32
+_IDS_CLIP = 10
+
+Redactor = Callable[[str, str], str]
+
+
+def default_redact(text: str, reason_code: str) -> str:
+    """The core's redaction, used when no plugin manager is at hand."""
+    return f"[redacted: {len(text)} characters]"
+
+
+# ---- where the log lives ------------------------------------------------------------------
+
+
+def store_folder(settings: Settings) -> Path:
+    """The folder of the configured store's file: its `path` option's parent, else home."""
+    _name, options = settings.store_choice()
+    path = options.get("path")
+    return Path(str(path)).parent if path else settings.home
+
+
+def configured_log_path(settings: Settings) -> Path | None:
+    """Where the settings put the gate log, or None when it is off."""
+    return settings.gate_log_path(store_folder(settings))
+
+
+# ---- the lines ----------------------------------------------------------------------------
+
+
+def _encode(entry: dict[str, Any]) -> bytes:
+    line = json.dumps(entry, ensure_ascii=False, separators=(",", ":")) + "\n"
+    return line.encode("utf-8", "backslashreplace")
+
+
+def _clip(value: str, limit: int) -> str:
+    return value if len(value) <= limit else value[:limit] + _ELLIPSIS
+
+
+def fit_line(entry: dict[str, Any], text_key: str = "text") -> bytes:
+    """`entry` as one JSON line under `MAX_LINE_BYTES`, cutting its text (marked with `…`).
+
+    If the metadata alone is too long, its strings are clipped too.
+    """
+    line = _encode(entry)
+    if len(line) < MAX_LINE_BYTES:
+        return line
+    text = str(entry.get(text_key, ""))[:MAX_LINE_BYTES]
+    lo, hi, best = 0, len(text), None
+    while lo <= hi:  # the longest prefix that fits
+        mid = (lo + hi) // 2
+        candidate = _encode({**entry, text_key: text[:mid] + _ELLIPSIS})
+        if len(candidate) < MAX_LINE_BYTES:
+            best, lo = candidate, mid + 1
+        else:
+            hi = mid - 1
+    if best is not None:
+        return best
+    clipped: dict[str, Any] = {}
+    for key, value in entry.items():
+        if isinstance(value, str) and key not in ("ts", "decision"):
+            value = _clip(value, _META_CLIP)
+        elif isinstance(value, list):
+            value = [_clip(str(item), _META_CLIP) for item in value[:_IDS_CLIP]]
+        clipped[key] = value
+    clipped[text_key] = _ELLIPSIS
+    return _encode(clipped)
+
+
+def _compact(entry: dict[str, Any]) -> dict[str, Any]:
+    """Drop empty optional keys, keeping the order."""
+    return {k: v for k, v in entry.items() if v not in (None, "", [])}
+
+
+def decision_entry(verdict: Verdict, candidate: Candidate, text: str, origin: str,
+                   redact: bool) -> dict[str, Any]:
+    """The log entry of one judged save; `text` is already redacted when it must be."""
+    subject = candidate.subject
+    if redact and not candidate.subject_given:
+        subject = None  # it may have been derived from the text
+    return _compact({
+        "ts": iso(utcnow()),
+        "decision": verdict.decision,
+        "reason": verdict.reason_code,
+        "id": verdict.id,
+        "type": candidate.type,
+        "subject": subject,
+        "source": candidate.source,
+        "scope": None if candidate.scope == DEFAULT_SCOPE else candidate.scope,
+        "client": candidate.client.name if candidate.client else None,
+        "origin": origin,
+        "superseded": list(verdict.superseded_ids),
+        "text": text,
+    })
+
+
+def forgotten_entry(record: MemoryRecord, origin: str) -> dict[str, Any]:
+    """The log entry of a forget: the record's metadata, length and hash, never its text."""
+    return _compact({
+        "ts": iso(utcnow()),
+        "decision": "forgotten",
+        "id": record.id,
+        "type": record.type,
+        "subject": record.subject,
+        "source": record.source,
+        "scope": None if record.scope == DEFAULT_SCOPE else record.scope,
+        "origin": origin,
+        "length": len(record.text),
+        "sha256": hashlib.sha256(record.text.encode("utf-8", "surrogatepass")).hexdigest(),
+    })
+
+
+# ---- the writer ---------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def _locked(lock_path: Path) -> Iterator[None]:
+    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        if fcntl is not None:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
+
+
+class GateLog:
+    """Appends decision lines to one file; a pluggy plugin of one app's manager."""
+
+    def __init__(self, path: Path, max_bytes: int, redact: Redactor = default_redact) -> None:
+        self.path = Path(path)
+        self.max_bytes = max_bytes
+        self.redact = redact
+        self._warned = False
+
+    @hookimpl
+    def jamgate_decision(self, verdict: Verdict, candidate: Candidate, redact: bool,
+                         origin: str) -> None:
+        text = self._redacted(candidate.text, verdict.reason_code) if redact else candidate.text
+        self.append(decision_entry(verdict, candidate, text, origin, redact))
+
+    @hookimpl
+    def jamgate_forgotten(self, record: MemoryRecord, origin: str) -> None:
+        self.append(forgotten_entry(record, origin))
+
+    def append(self, entry: dict[str, Any]) -> None:
+        """Write one entry; an OSError is reported once on stderr and swallowed."""
+        line = fit_line(entry)
+        try:
+            self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            self._rotate_if_full()
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            try:
+                os.write(fd, line)
+            finally:
+                os.close(fd)
+        except OSError as exc:
+            if not self._warned:
+                self._warned = True
+                reason = exc.strerror or str(exc)
+                print(f"jamgate: cannot write the gate log {self.path} ({reason}); "
+                      "saves are unaffected.", file=sys.stderr)
+
+    def _rotate_if_full(self) -> None:
+        if not self._full():
+            return
+        with _locked(self.path.with_name(self.path.name + ".lock")):
+            if self._full():  # another process may have rotated meanwhile
+                os.replace(self.path, self.path.with_name(self.path.name + ".1"))
+
+    def _full(self) -> bool:
+        try:
+            return self.path.stat().st_size >= self.max_bytes
+        except FileNotFoundError:
+            return False
+
+    def _redacted(self, text: str, reason_code: str) -> str:
+        try:
+            return self.redact(text, reason_code)
+        except Exception:  # a broken redact plugin must not leak the text
+            return default_redact(text, reason_code)
+
+
+# ---- plugin hooks -------------------------------------------------------------------------
+
+
+@hookimpl
+def jamgate_startup(app: App) -> None:
+    path = app.settings.gate_log_path(app.store_dir())
+    if app.pm.get_plugin(WRITER_NAME) is not None:
+        app.pm.unregister(name=WRITER_NAME)
+    if path is not None:
+        writer = GateLog(path, app.settings.gate_log_max_bytes, Hooks(app.pm).redact)
+        app.pm.register(writer, name=WRITER_NAME)
+
+
+@hookimpl
+def jamgate_shutdown(app: App) -> None:
+    if app.pm.get_plugin(WRITER_NAME) is not None:
+        app.pm.unregister(name=WRITER_NAME)
+
+
+@hookimpl
+def jamgate_register_commands(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "log", help="show recent gate decisions",
+        description="Show recent gate decisions from the local gate log, oldest first.",
+    )
+    parser.add_argument("--decision", action="append", choices=DECISIONS, metavar="D",
+                        help=f"only this decision (repeatable): {', '.join(DECISIONS)}")
+    parser.add_argument("--reason", metavar="PREFIX", help="only reason codes starting with it")
+    parser.add_argument("--scope", metavar="S", help="only this scope")
+    parser.add_argument("--limit", type=_non_negative, default=20, metavar="N",
+                        help="show the newest N matches (default 20, 0 = all)")
+    parser.add_argument("--json", action="store_true", help="print JSON lines")
+    parser.set_defaults(func=run_log_command)
+
+
+# ---- the `jamgate log` command ------------------------------------------------------------
+
+
+def _non_negative(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        number = -1
+    if number < 0:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a whole number ≥ 0")
+    return number
+
+
+def read_entries(path: Path) -> Iterator[dict[str, Any]]:
+    """Every parseable entry of the rotated file then the current one, oldest first."""
+    for part in (path.with_name(path.name + ".1"), path):
+        try:
+            with part.open("rb") as handle:
+                lines = list(handle)
+        except FileNotFoundError:
+            continue
+        for raw in lines:
+            try:
+                entry = json.loads(raw)
+            except ValueError:
+                continue  # a torn or foreign line
+            if isinstance(entry, dict):
+                yield entry
+
+
+def select(entries: Iterable[dict[str, Any]], decisions: list[str] | None = None,
+           reason: str | None = None, scope: str | None = None,
+           limit: int = 20) -> list[dict[str, Any]]:
+    """The newest `limit` entries (0 = all) matching every filter, oldest first."""
+    wanted_scope = canonical_scope(scope) if scope is not None else None
+    kept: deque[dict[str, Any]] = deque(maxlen=limit or None)
+    for entry in entries:
+        if decisions and entry.get("decision") not in decisions:
+            continue
+        if reason and not str(entry.get("reason", "")).startswith(reason):
+            continue
+        if wanted_scope is not None and entry.get("scope", DEFAULT_SCOPE) != wanted_scope:
+            continue
+        kept.append(entry)
+    return list(kept)
+
+
+def format_entry(entry: dict[str, Any]) -> str:
+    """One entry as a line for people."""
+    what = entry.get("text")
+    if what is None and "sha256" in entry:
+        what = f"({entry.get('length', '?')} characters, sha256 {str(entry['sha256'])[:12]})"
+    about = "/".join(str(entry[k]) for k in ("scope", "type", "subject") if entry.get(k))
+    parts = [
+        str(entry.get("ts", "?")),
+        f"{entry.get('decision', '?'):<18}",
+        str(entry.get("reason", "-")),
+        str(entry.get("id", "-"))[:8],
+    ]
+    if about:
+        parts.append(f"[{about}]")
+    parts.append(_clip(" ".join(str(what or "").split()), 100))
+    return "  ".join(parts)
+
+
+def run_log_command(args: argparse.Namespace) -> int:
+    """`jamgate log`: print recent decisions. A missing or disabled log is not an error."""
+    from jamgate_core.settings import load_settings
+
+    path = configured_log_path(load_settings())
+    if path is None:
+        print("The gate log is off (gate_log is set to off), so no decisions are recorded.")
+        return 0
+    rotated = path.with_name(path.name + ".1")
+    if not path.exists() and not rotated.exists():
+        print(f"No gate log yet: nothing at {path}. It is written once a save is judged.")
+        return 0
+    entries = select(read_entries(path), args.decision, args.reason, args.scope, args.limit)
+    if args.json:
+        for entry in entries:
+            print(json.dumps(entry, ensure_ascii=False))
+    elif not entries:
+        print(f"No decisions in {path} match.")
+    else:
+        for entry in entries:
+            print(format_entry(entry))
+    return 0
