@@ -9,7 +9,9 @@ group, the plugin, the distribution(s) and the remedy, and nothing starts.
 
 from __future__ import annotations
 
+import functools
 import importlib.metadata as md
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -56,16 +58,21 @@ class PluginInfo:
 
 def discover(group: str) -> list[PluginInfo]:
     """Every installed entry point of `group`, with its distribution."""
-    found: list[PluginInfo] = []
-    seen: set[tuple[str, str, str]] = set()
-    for dist in md.distributions():
-        dist_name = dist.metadata["Name"] or "?"
-        for ep in dist.entry_points:
-            key = (ep.name, ep.value, dist_name)
-            if ep.group == group and key not in seen:
-                seen.add(key)
-                found.append(PluginInfo(group, ep.name, ep.value, dist_name))
-    return sorted(found, key=lambda info: (info.name, info.distribution))
+    return [info for info in _all_plugins(tuple(sys.path)) if info.group == group]
+
+
+@functools.lru_cache(maxsize=4)
+def _all_plugins(path: tuple[str, ...]) -> tuple[PluginInfo, ...]:
+    """One scan of the installed distributions for every `jamgate.*` entry point.
+
+    Only distributions that declare one have their metadata parsed (for the name)."""
+    found: set[PluginInfo] = set()
+    for dist in md.distributions(path=list(path)):
+        ours = [ep for ep in dist.entry_points if ep.group in GROUPS]
+        if ours:
+            dist_name = dist.metadata["Name"] or "?"
+            found.update(PluginInfo(ep.group, ep.name, ep.value, dist_name) for ep in ours)
+    return tuple(sorted(found, key=lambda i: (i.group, i.name, i.distribution, i.target)))
 
 
 def _distributions(group: str, name: str) -> tuple[str, ...]:

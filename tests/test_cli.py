@@ -100,14 +100,18 @@ def test_doctor_on_a_fresh_home(jamgate_home: Path) -> None:
 CORRUPT_CASES = {
     "sqlite": ("memory.db", b"SQLite format 3\x00" + os.urandom(3000)),
     "sqlite-json": ("memory.db", b'{"schemaVersion": 3, "memories": []}'),
+    "json-invalid": ("memory.json", b'{"schemaVersion": 3, "memories": [{"id": "x", '),
+    "json-unknown-shape": ("memory.json", b'{"nonsense": true}'),
 }
 
 
 @pytest.mark.parametrize("case", sorted(CORRUPT_CASES))
 def test_every_command_refuses_a_corrupt_store_and_leaves_it_untouched(
-        case: str, jamgate_home: Path) -> None:
+        case: str, jamgate_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     name, content = CORRUPT_CASES[case]
     path = jamgate_home / name
+    if name.endswith(".json"):
+        monkeypatch.setenv("JAMGATE_STORE", str(path))
     path.write_bytes(content)
     digest = hashlib.sha256(content).hexdigest()
     for args in (["check", "Jam lives in Athens"], ["recall", "x"], ["list"],
