@@ -4,6 +4,7 @@ every transport shares (save, check, recall, forget, list)."""
 from __future__ import annotations
 
 import threading
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ from jamgate_core.hooks import Hooks, make_plugin_manager
 from jamgate_core.models import (
     ForgetResult,
     ListResult,
+    MemoryRecord,
     MemoryView,
     RecallResult,
     SaveRequest,
@@ -24,9 +26,11 @@ from jamgate_core.models import (
 )
 from jamgate_core.pipeline import Pipeline
 from jamgate_core.settings import Settings, load_settings
+from jamgate_core.timeouts import with_deadline
 
 RECALL_CAP = 100
 LIST_CAP = 1000
+COMPACT_EVERY = 500  # stored saves between opportunistic compactions
 
 
 class App:
@@ -38,11 +42,12 @@ class App:
         self.hooks = Hooks(self.pm)
         for name, plugin in loader.hook_plugins():
             self.pm.register(plugin, name=f"{loader.PLUGINS}:{name}")
-        self.store_name, self.store = loader.load_store(self.settings)
+        self.store_name, raw_store = loader.load_store(self.settings)
+        self.store = with_deadline(raw_store, self.settings.store_timeout_seconds)
         self.embedder = loader.load_embedder(self.settings)
         self.stages = loader.load_stages(self.settings)
         for component, name in [
-            (self.store, f"{loader.STORES}:{self.store_name}"),
+            (raw_store, f"{loader.STORES}:{self.store_name}"),
             (self.embedder, f"{loader.EMBEDDERS}:{loader.embedder_name(self.settings)}"),
             *[(s.stage, f"{loader.STAGES}:{s.name}") for s in self.stages],
         ]:
@@ -52,6 +57,8 @@ class App:
         self.pipeline = Pipeline(self.stages, self.store, self.embedder, self.settings, self.hooks)
         self._started = False
         self._lock = threading.Lock()
+        # The first stored save compacts, then every COMPACT_EVERY-th.
+        self._stored_since_compaction = COMPACT_EVERY - 1
 
     # ---- lifecycle ----------------------------------------------------------------------
 
@@ -85,8 +92,34 @@ class App:
     # ---- operations ---------------------------------------------------------------------
 
     def save(self, request: SaveRequest, *, origin: str = "mcp") -> Verdict:
-        """Judge and store one memory."""
-        return self.pipeline.save(request, origin=origin)
+        """Judge and store one memory; now and then, drop records expired past their grace."""
+        verdict = self.pipeline.save(request, origin=origin)
+        if verdict.stored:
+            self._stored_since_compaction += 1
+            if self._stored_since_compaction >= COMPACT_EVERY:
+                self.compact()
+        return verdict
+
+    def grace(self) -> timedelta:
+        return timedelta(days=self.settings.compact_grace_days)
+
+    def compact(self) -> int:
+        """Physically remove records expired longer ago than the grace period."""
+        self._stored_since_compaction = 0
+        return self.store.compact(utcnow() - self.grace())
+
+    def expired(self, *, scope: str | None = None, limit: int = LIST_CAP) -> list[MemoryRecord]:
+        """Records hidden from recall because they expired, soonest compaction first."""
+        records: list[MemoryRecord] = []
+        cursor = None
+        while len(records) < limit:
+            page = self.store.list(canonical_scope(scope), status="expired", type=None,
+                                   limit=min(LIST_CAP, limit), cursor=cursor, now=utcnow())
+            records += page.records
+            cursor = page.next_cursor
+            if cursor is None:
+                break
+        return sorted(records[:limit], key=lambda r: (r.expires_at or r.created_at, r.id))
 
     def check(self, request: SaveRequest, *, origin: str = "mcp") -> Verdict:
         """Exactly the verdict `save` would give; writes and logs nothing."""

@@ -44,6 +44,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from jamgate_core.server.mcp import serve_stdio
 
     app = _open_app()
+    if args.http or app.settings.http:
+        from jamgate_core.server.http import serve_http
+
+        try:
+            return serve_http(app, host=args.host, port=args.port)
+        finally:
+            app.close()
     try:
         if sys.stdin.isatty():
             describe = app.describe()
@@ -121,6 +128,47 @@ def _list(app: App, args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _expired(app: App, args: argparse.Namespace) -> int:
+    from jamgate_core.models import MemoryView, canonical_scope, iso
+
+    grace = app.grace()
+    records = app.expired(scope=args.scope)
+    rows: list[dict[str, Any]] = [{"memory": MemoryView.of(r).model_dump(mode="json"),
+             "compactable_at": iso((r.expires_at or r.created_at) + grace)} for r in records]
+    scope = canonical_scope(args.scope)
+    if args.json:
+        _print_json({"scope": scope, "expired": rows})
+        return EXIT_OK
+    print(f"store: {app.store.location()}\nscope: {scope}")
+    if not rows:
+        print("Nothing has expired out of recall in this scope.")
+        return EXIT_OK
+    print(f"{len(rows)} memor{'y has' if len(rows) == 1 else 'ies have'} expired and "
+          f"{'is' if len(rows) == 1 else 'are'} hidden from recall:")
+    for row in rows:
+        memory = row["memory"]
+        print(f"- [{memory['type'] or 'untyped'}] {memory['text']}\n"
+              f"  source {memory['source']} · saved {memory['created_at'][:10]}\n"
+              f"  expired {(memory['expires_at'] or '')[:10]} · deletable by compaction from "
+              f"{row['compactable_at'][:10]}\n  id: {memory['id']}")
+    human = sum(1 for row in rows if row["memory"]["source"] != "agent-inferred")
+    if human:
+        print(f"\n{human} of these came from the user directly: if any should have lasted, "
+              "save it again with a durable type (identity, preference, project) before its "
+              "compaction date.")
+    return EXIT_OK
+
+
+def _compact(app: App, args: argparse.Namespace) -> int:
+    removed = app.compact()
+    if args.json:
+        _print_json({"removed": removed})
+    else:
+        print(f"Removed {removed} memor{'y' if removed == 1 else 'ies'} expired more than "
+              f"{app.settings.compact_grace_days:g} days ago.")
+    return EXIT_OK
+
+
 def cmd_plugins(args: argparse.Namespace) -> int:
     from jamgate_core.loader import GROUPS, discover
 
@@ -180,8 +228,12 @@ def build_parser(with_plugins: bool = True) -> argparse.ArgumentParser:
         command.set_defaults(func=func)
         return command
 
-    add("serve", "run the MCP server on stdio (what an MCP client starts)", cmd_serve,
-        json_flag=False)
+    serve = add("serve", "run the MCP server: on stdio (what an MCP client starts), or with "
+                "--http over Streamable HTTP with the REST API", cmd_serve, json_flag=False)
+    serve.add_argument("--http", action="store_true",
+                       help="serve over HTTP (also JAMGATE_HTTP=1); needs JAMGATE_TOKEN")
+    serve.add_argument("--host", help="bind address (default 127.0.0.1, or JAMGATE_HOST)")
+    serve.add_argument("--port", type=int, help="port (default 8420, or JAMGATE_PORT / PORT)")
     check = add("check", "show the verdict the gate would give a memory (writes nothing)",
                 _with_app(_check))
     _add_save_args(check)
@@ -201,6 +253,11 @@ def build_parser(with_plugins: bool = True) -> argparse.ArgumentParser:
     listing.add_argument("--type", choices=["identity", "project", "preference", "state"])
     listing.add_argument("--limit", type=int, default=50)
     listing.add_argument("--cursor")
+    expired = add("expired", "list memories hidden from recall because they expired",
+                  _with_app(_expired))
+    expired.add_argument("--scope")
+    add("compact", "remove memories expired longer ago than the grace period (30 days)",
+        _with_app(_compact))
     add("plugins", "list installed plugins (stores, embedders, stages, formats, hooks)",
         cmd_plugins)
     add("doctor", "check the configuration, plugins and store; exits 1 on errors", cmd_doctor)
@@ -222,7 +279,12 @@ def _plugin_commands(sub: Any) -> None:
     except JamgateError as exc:
         print(f"jamgate: {exc}", file=sys.stderr)
         return
-    Hooks(pm).register_commands(sub)
+    hooks = Hooks(pm)
+    hooks.register_commands(sub)
+    bench = sub.add_parser("bench", help="measure the gate, recall and speed",
+                           description="Benchmarks that print figures. Each has --help.")
+    bench.set_defaults(func=lambda args: bench.print_help() or EXIT_OK)
+    hooks.register_benchmarks(bench.add_subparsers(dest="benchmark", metavar="BENCHMARK"))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -29,7 +29,9 @@ KEYWORD_SEARCH = "keyword_search"
 VECTOR_SEARCH = "vector_search"
 CROSS_PROCESS = "cross_process"
 DURABLE = "durable"
-STORE_CAPABILITIES = (KEYWORD_SEARCH, VECTOR_SEARCH, CROSS_PROCESS, DURABLE)
+# Every call is bounded by the store itself (a local file or in-process): no timeout wrapper.
+LOCAL = "local"
+STORE_CAPABILITIES = (KEYWORD_SEARCH, VECTOR_SEARCH, CROSS_PROCESS, DURABLE, LOCAL)
 
 EmbedKind = Literal["query", "passage"]
 
@@ -131,6 +133,10 @@ class Store(Protocol):
 
     def delete(self, scope: str, record_id: str) -> MemoryRecord | None:
         """Remove a record and everything derived from it; return it, or None."""
+
+    def compact(self, cutoff: datetime) -> int:
+        """Physically remove active records that expired at or before `cutoff` (their grace
+        period is over), with everything derived from them; return how many went."""
 
     def integrity_check(self) -> builtins.list[str]:
         """Problems found in the stored data; empty when healthy."""

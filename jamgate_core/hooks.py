@@ -98,6 +98,9 @@ class Hooks:
     def register_commands(self, subparsers: Any) -> None:
         self.pm.hook.jamgate_register_commands(subparsers=subparsers)
 
+    def register_benchmarks(self, subparsers: Any) -> None:
+        self.pm.hook.jamgate_register_benchmarks(subparsers=subparsers)
+
     def authenticate(self, headers: dict[str, str], settings: Settings) -> str | None:
         principal: str | None = self.pm.hook.jamgate_authenticate(
             headers=headers, settings=settings

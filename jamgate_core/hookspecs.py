@@ -93,6 +93,12 @@ def jamgate_register_commands(subparsers: Any) -> None:
     `func=callable(args) -> int` as the parser's default to run it."""
 
 
+@hookspec
+def jamgate_register_benchmarks(subparsers: Any) -> None:
+    """Contribute `jamgate bench <name>` benchmarks to the argparse sub-parsers, as
+    `jamgate_register_commands` does for commands (`func=callable(args) -> int`)."""
+
+
 @hookspec(firstresult=True)
 def jamgate_authenticate(headers: dict[str, str], settings: Settings) -> str | None:
     """Map an HTTP request's headers to a principal name, or None for unauthenticated."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import importlib.metadata as md
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +19,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 from stevedore import DriverManager, ExtensionManager, NamedExtensionManager
+from stevedore import _cache as stevedore_cache
 from stevedore.extension import Extension
 
 from jamgate_core.contracts import Embedder, Stage, Store, check_contract
@@ -30,6 +32,21 @@ from jamgate_core.errors import (
 )
 from jamgate_core.pipeline import ConfiguredStage
 from jamgate_core.settings import Settings
+
+def _uncached_entry_points() -> None:
+    """Make stevedore read entry points fresh in each process.
+
+    Its on-disk cache (under ~/.cache) can miss a plugin installed a moment ago; a fresh read
+    costs a few milliseconds once per process, and nothing is written outside JAMGATE_HOME."""
+    cache = stevedore_cache.Cache(cache_dir=os.devnull)  # never a folder: nothing is read
+    cache._disable_caching = True  # ... and nothing is written
+    stevedore_cache._c = cache
+    stevedore_cache.get_group_all = cache.get_group_all
+    stevedore_cache.get_group_named = cache.get_group_named
+    stevedore_cache.get_single = cache.get_single
+
+
+_uncached_entry_points()
 
 STORES, EMBEDDERS, STAGES, FORMATS, PLUGINS = (
     "jamgate.stores", "jamgate.embedders", "jamgate.stages", "jamgate.formats", "jamgate.plugins",
@@ -198,7 +215,16 @@ def embedder_name(settings: Settings) -> str:
     if choice != "auto":
         return choice
     installed = {info.name for info in discover(EMBEDDERS)}
-    return next((name for name in AUTO_EMBEDDERS if name in installed), "none")
+    for name in AUTO_EMBEDDERS:
+        if name not in installed:
+            continue
+        try:
+            available = getattr(_plugin_class(EMBEDDERS, name), "available", None)
+        except PluginLoadError:
+            continue  # `auto` only picks what works; naming it explicitly reports the error
+        if available is None or available():
+            return name
+    return "none"
 
 
 def load_embedder(settings: Settings) -> Embedder | None:

@@ -146,7 +146,7 @@ class Pipeline:
                 embedder=self.embedder, now=now, dry_run=dry_run,
             )
             judgement = self._judge(candidate, ctx)
-            verdict, plan = self._conclude(judgement, now)
+            verdict, plan = self._conclude(judgement, now, None if dry_run else ctx)
             if dry_run:
                 return verdict
             if plan is not None and not plan.empty:
@@ -197,7 +197,10 @@ class Pipeline:
                 "The gate fails closed; nothing was stored. Report this if it persists.",
             )
 
-    def _conclude(self, state: _Judgement, now: datetime) -> tuple[Verdict, WritePlan | None]:
+    def _conclude(self, state: _Judgement, now: datetime,
+                  ctx: StageContext | None) -> tuple[Verdict, WritePlan | None]:
+        """The verdict and the write it needs. With `ctx` (a real save), a record to store
+        gets its vector (memoised, so a stage that already embedded it costs nothing)."""
         candidate = state.candidate
         terminal = state.terminal
         if terminal is not None:
@@ -216,6 +219,9 @@ class Pipeline:
                 notices=state.notices,
                 memory=self._existing_view(candidate.scope, existing),
             ), plan
+        if ctx is not None and ctx.embedder is not None and candidate.embedding is None:
+            candidate = candidate.model_copy(update={
+                "embedding": ctx.embed(candidate.text), "embedding_model": ctx.embedder.model_id})
         if state.history_of:
             record = candidate.to_record("superseded", superseded_by=state.history_of, now=now)
             decision, retire = "saved", []

@@ -602,6 +602,23 @@ class StoreConformance:
         assert [r.id for r in every_record(store, "default")] == [keep.id]
         assert store.integrity_check() == []
 
+    def test_compact_removes_only_records_expired_past_the_cutoff(self, store: Store) -> None:
+        old = make_record("Jam was in Crete", expires_at=T0 + timedelta(hours=1))
+        fresh = make_record("Jam is in Rhodes", at=1, expires_at=NOW + timedelta(days=3))
+        forever = make_record("Jam likes tea", at=2)
+        history = make_record("Jam was in Paris", at=3, status="superseded",
+                              expires_at=T0 + timedelta(hours=1))
+        other = make_record("Jam was in Kos", at=4, scope="work",
+                            expires_at=T0 + timedelta(hours=1))
+        insert(store, old, fresh, forever, history, other)
+        assert store.compact(T0 + timedelta(hours=2)) == 2
+        assert store.get("default", old.id) is None and store.get("work", other.id) is None
+        assert store.search("default", "Crete", limit=5, type=None, now=T0) == []
+        remaining = {r.id for r in every_record(store, "default")}
+        assert remaining == {fresh.id, forever.id, history.id}
+        assert store.compact(T0 + timedelta(hours=2)) == 0
+        assert store.integrity_check() == []
+
     # --- processes -----------------------------------------------------------------------------
 
     def test_cross_process_saves(self, store_spec: StoreSpec | None, store: Store,

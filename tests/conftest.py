@@ -11,13 +11,15 @@ import pytest
 
 @pytest.fixture(autouse=True)
 def jamgate_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """A fresh, empty JAMGATE_HOME; every other JAMGATE_* variable removed."""
+    """A fresh, empty JAMGATE_HOME, no embedder; every other JAMGATE_* variable removed."""
     for name in list(os.environ):
         if name.startswith("JAMGATE_"):
             monkeypatch.delenv(name)
     home = tmp_path / "jamgate-home"
     home.mkdir()
     monkeypatch.setenv("JAMGATE_HOME", str(home))
+    # Lexical-only unless a test opts in: the local model costs ~12 ms a save.
+    monkeypatch.setenv("JAMGATE_EMBEDDER", "none")
     yield home
 
 

@@ -14,7 +14,8 @@ import pytest
 from jamgate_core.app import open_app
 from jamgate_core.models import SaveRequest
 
-COMMANDS = ["serve", "check", "recall", "forget", "list", "plugins", "doctor", "log"]
+COMMANDS = ["serve", "check", "recall", "forget", "list", "expired", "compact", "plugins",
+            "doctor", "log"]
 
 
 def jamgate(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
@@ -124,3 +125,21 @@ def test_every_command_refuses_a_corrupt_store_and_leaves_it_untouched(
     result = jamgate("serve", stdin="")
     assert result.returncode != 0 and str(path) in result.stderr
     assert hashlib.sha256(path.read_bytes()).hexdigest() == digest
+
+
+def test_expired_and_compact(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("JAMGATE_TTL_STATE_DAYS", "0")
+    with open_app() as app:
+        gone = app.save(SaveRequest(text="Jam is at the airport", type="state",
+                                    source="user-explicit"))
+        app.save(SaveRequest(text="Jam likes long train journeys", type="preference"))
+    listing = json.loads(jamgate("expired", "--json").stdout)
+    assert [row["memory"]["id"] for row in listing["expired"]] == [gone.id]
+    text = jamgate("expired").stdout
+    assert "came from the user directly" in text and f"  id: {gone.id}" in text
+    assert json.loads(jamgate("compact", "--json").stdout) == {"removed": 0}
+    monkeypatch.setenv("JAMGATE_COMPACT_GRACE_DAYS", "0")
+    assert json.loads(jamgate("compact", "--json").stdout) == {"removed": 1}
+    assert json.loads(jamgate("expired", "--json").stdout)["expired"] == []
+    listed = json.loads(jamgate("list", "--status", "all", "--json").stdout)
+    assert [m["text"] for m in listed["memories"]] == ["Jam likes long train journeys"]

@@ -10,7 +10,8 @@ from jamgate_core.errors import ConfigError
 from jamgate_core.settings import BUILTIN_STAGES, load_settings
 
 
-def test_defaults(jamgate_home: Path) -> None:
+def test_defaults(jamgate_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("JAMGATE_EMBEDDER")
     settings = load_settings()
     assert settings.home == jamgate_home
     assert settings.store_choice() == ("sqlite", {})

@@ -10,6 +10,7 @@ for either fails the case.
 from __future__ import annotations
 
 import json
+import sys
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ from typing import Any, cast
 from pydantic import BaseModel
 
 from jamgate_core.contracts import Stage
+from jamgate_core.hookspecs import hookimpl
 from jamgate_core.models import Candidate, StageResult, canonical_subject, new_id, utcnow
 from jamgate_core.pipeline import StageContext, StoreView
 from jamgate_core.settings import Settings
@@ -224,3 +226,32 @@ def format_report(report: dict[str, Any]) -> str:
                      f"{failure['got']}/{failure['reason_code'] or failure['subject'] or ''}: "
                      f"{failure['text']}")
     return "\n".join(lines)
+
+
+DEFAULT_CORPUS = Path("tests/corpus/gate_cases.jsonl")
+
+
+@hookimpl
+def jamgate_register_benchmarks(subparsers: Any) -> None:
+    """`jamgate bench gate`: precision and recall of the stateless stages per category."""
+    parser = subparsers.add_parser(
+        "gate", help="score the stateless gate on a labelled corpus",
+        description="Run the built-in stateless stages over a labelled JSON Lines corpus and "
+                    "print precision and recall per category and per reason.")
+    parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS,
+                        help=f"corpus file (default: {DEFAULT_CORPUS}, from a source checkout)")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.set_defaults(func=_run_gate_bench)
+
+
+def _run_gate_bench(args: Any) -> int:
+    if not args.corpus.is_file():
+        print(f"jamgate bench gate: no corpus at {args.corpus}; pass --corpus PATH (the "
+              "repository has one in tests/corpus/gate_cases.jsonl).", file=sys.stderr)
+        return 2
+    report = score_corpus(load_corpus(args.corpus), stateless_stages())
+    if args.json:
+        print(json.dumps(report, indent=2, ensure_ascii=False))
+    else:
+        print(format_report(report))
+    return 0

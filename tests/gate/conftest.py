@@ -6,9 +6,9 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from jamgate_stages.bench import offline_context
 
 from jamgate_core.models import Candidate, StageResult, canonical_subject, new_id, utcnow
+from jamgate_stages.bench import offline_context
 
 Judge = Callable[..., StageResult]
 

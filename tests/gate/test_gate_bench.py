@@ -6,10 +6,10 @@ import json
 from pathlib import Path
 from typing import Any, ClassVar
 
-from jamgate_stages.bench import GateCase, load_corpus, run_case, score_corpus, stateless_stages
 from pydantic import BaseModel
 
 from jamgate_core.models import Candidate, StageResult
+from jamgate_stages.bench import GateCase, load_corpus, run_case, score_corpus, stateless_stages
 
 
 class RejectWordStage:

@@ -7,6 +7,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+
 from jamgate_stages.bench import (
     STATELESS_ORDER,
     GateCase,

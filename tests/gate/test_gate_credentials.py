@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+
 from jamgate_stages.credentials import CredentialsStage
 
 

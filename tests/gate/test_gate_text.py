@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from jamgate_stages._text import char_classes, entropy, fold, sentences, tokenize, words
 
 

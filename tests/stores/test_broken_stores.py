@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 
 import pytest
+
 from jamgate_adapters.stores._common import (
     decode_cursor,
     encode_cursor,
@@ -16,7 +17,6 @@ from jamgate_adapters.stores._common import (
     ranked,
 )
 from jamgate_adapters.stores.memory import MemoryStore
-
 from jamgate_core.contracts import Preconditions, WritePlan
 from jamgate_core.models import MemoryRecord, Page
 

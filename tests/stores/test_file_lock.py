@@ -12,9 +12,9 @@ import time
 from pathlib import Path
 
 import pytest
+
 from jamgate_adapters.stores._filelock import FileLock, is_stale, lock_path_for
 from jamgate_adapters.stores.file import FileStore
-
 from jamgate_core.contracts import Preconditions, WritePlan
 from jamgate_core.errors import StoreUnavailable
 from jamgate_core.models import MemoryRecord, new_id, utcnow

@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from jamgate_adapters.stores.file import FileStore
 
+from jamgate_adapters.stores.file import FileStore
 from jamgate_core.contracts import Preconditions, WritePlan
 from jamgate_core.errors import (
     PreconditionFailed,

@@ -14,9 +14,9 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+
 from jamgate_adapters.stores._sqlite_schema import APPLICATION_ID, SCHEMA_VERSION, backup_path
 from jamgate_adapters.stores.sqlite import SqliteStore
-
 from jamgate_core.errors import StoreCorrupt, StoreError, StoreTooNew, StoreUnavailable
 from jamgate_core.testing import NOW, insert, make_record
 

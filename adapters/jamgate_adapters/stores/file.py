@@ -51,6 +51,7 @@ from jamgate_core.contracts import (
     CROSS_PROCESS,
     DURABLE,
     KEYWORD_SEARCH,
+    LOCAL,
     VECTOR_SEARCH,
     Preconditions,
     WritePlan,
@@ -151,7 +152,8 @@ class FileStore:
         base = Path(home) if home is not None else default_home()
         chosen = Path(self.options.path).expanduser() if self.options.path else Path("memory.json")
         self.path = chosen if chosen.is_absolute() else base / chosen
-        self.capabilities = frozenset({KEYWORD_SEARCH, VECTOR_SEARCH, CROSS_PROCESS, DURABLE})
+        self.capabilities = frozenset({KEYWORD_SEARCH, VECTOR_SEARCH, CROSS_PROCESS, DURABLE,
+                                       LOCAL})
         self._cache: _Cached | None = None
         self._cache_lock = threading.Lock()
 
@@ -340,6 +342,19 @@ class FileStore:
             kept = [e for e in document.entries
                     if not (e.record.id == record_id and e.record.scope == scope)]
             return _Snapshot(Document(document.version, kept, document.extra)), entry.record
+
+        return self._modify(change, grows=False)
+
+    def compact(self, cutoff: datetime) -> int:
+        def change(snapshot: _Snapshot) -> tuple[_Snapshot | None, int]:
+            document = snapshot.document
+            kept = [e for e in document.entries
+                    if not (e.record.status == "active" and e.record.expires_at is not None
+                            and e.record.expires_at <= cutoff)]
+            gone = len(document.entries) - len(kept)
+            if not gone:
+                return None, 0
+            return _Snapshot(Document(document.version, kept, document.extra)), gone
 
         return self._modify(change, grows=False)
 

@@ -26,7 +26,13 @@ from jamgate_adapters.stores._common import (
     query_terms,
     ranked,
 )
-from jamgate_core.contracts import KEYWORD_SEARCH, VECTOR_SEARCH, Preconditions, WritePlan
+from jamgate_core.contracts import (
+    KEYWORD_SEARCH,
+    LOCAL,
+    VECTOR_SEARCH,
+    Preconditions,
+    WritePlan,
+)
 from jamgate_core.errors import InvalidArgument, PreconditionFailed, StoreError
 from jamgate_core.models import MemoryRecord, Page, iso
 
@@ -43,7 +49,7 @@ class MemoryStore:
     def __init__(self, options: MemoryStore.Options | None = None,
                  home: Path | None = None) -> None:
         self.options = options or self.Options()
-        self.capabilities = frozenset({KEYWORD_SEARCH, VECTOR_SEARCH})
+        self.capabilities = frozenset({KEYWORD_SEARCH, VECTOR_SEARCH, LOCAL})
         self._records: dict[str, MemoryRecord] = {}
         self._lock = threading.RLock()
 
@@ -160,6 +166,14 @@ class MemoryStore:
             if record is not None:
                 del self._records[record_id]
             return record
+
+    def compact(self, cutoff: datetime) -> int:
+        with self._lock:
+            gone = [r.id for r in self._records.values()
+                    if r.status == "active" and r.expires_at is not None and r.expires_at <= cutoff]
+            for record_id in gone:
+                del self._records[record_id]
+            return len(gone)
 
     def integrity_check(self) -> list[str]:
         with self._lock:

@@ -45,6 +45,7 @@ from jamgate_core.contracts import (
     CROSS_PROCESS,
     DURABLE,
     KEYWORD_SEARCH,
+    LOCAL,
     VECTOR_SEARCH,
     Preconditions,
     WritePlan,
@@ -139,7 +140,8 @@ class SqliteStore:
         self.options = options
         given = Path(options.path).expanduser() if options.path else Path("memory.db")
         self.path = given if given.is_absolute() else Path(home) / given
-        self.capabilities = frozenset({KEYWORD_SEARCH, VECTOR_SEARCH, CROSS_PROCESS, DURABLE})
+        self.capabilities = frozenset({KEYWORD_SEARCH, VECTOR_SEARCH, CROSS_PROCESS, DURABLE,
+                                       LOCAL})
         self.last_backup: Path | None = None
         self._conn: sqlite3.Connection | None = None
         self._lock = threading.RLock()
@@ -464,6 +466,19 @@ class SqliteStore:
             # so secure_delete can zero them (cost grows with the index; forgets are rare).
             conn.execute("INSERT INTO records_fts (records_fts) VALUES ('optimize')")
             return _record(row)
+
+    def compact(self, cutoff: datetime) -> int:
+        """Remove active records expired at or before `cutoff`, with their index entries."""
+        with self._transaction() as conn:
+            seqs = [row["seq"] for row in conn.execute(
+                "SELECT seq FROM records WHERE status = 'active' AND expires_at IS NOT NULL "
+                "AND expires_at <= ?", (iso(cutoff),))]
+            for seq in seqs:
+                conn.execute("DELETE FROM records_fts WHERE rowid = ?", (seq,))
+                conn.execute("DELETE FROM records WHERE seq = ?", (seq,))
+            if seqs:
+                conn.execute("INSERT INTO records_fts (records_fts) VALUES ('optimize')")
+            return len(seqs)
 
     # --- health --------------------------------------------------------------------------------
 

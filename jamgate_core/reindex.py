@@ -1,0 +1,1 @@
+"""(Being written: see docs/decisions.md and the open issues.)"""
