@@ -33,6 +33,7 @@ from jamgate_core.errors import (
 from jamgate_core.pipeline import ConfiguredStage
 from jamgate_core.settings import Settings
 
+
 def _uncached_entry_points() -> None:
     """Make stevedore read entry points fresh in each process.
 
