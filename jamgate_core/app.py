@@ -121,6 +121,11 @@ class App:
                 break
         return sorted(records[:limit], key=lambda r: (r.expires_at or r.created_at, r.id))
 
+    def save_batch(self, requests: list[SaveRequest], *, origin: str = "import",
+                   dry_run: bool = False) -> list[Verdict]:
+        """Judge many saves (an import) as one atomic batch in event-time order."""
+        return self.pipeline.save_batch(requests, origin=origin, dry_run=dry_run)
+
     def check(self, request: SaveRequest, *, origin: str = "mcp") -> Verdict:
         """Exactly the verdict `save` would give; writes and logs nothing."""
         return self.pipeline.save(request, origin=origin, dry_run=True)

@@ -13,6 +13,7 @@ set it saw as a `Preconditions`; the store then performs `write(plan, preconditi
 from __future__ import annotations
 
 import builtins
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, runtime_checkable
@@ -130,6 +131,11 @@ class Store(Protocol):
 
     def write(self, plan: WritePlan, preconditions: Preconditions) -> None:
         """Apply `plan` atomically if `preconditions` hold, else raise PreconditionFailed."""
+
+    def write_many(self, plans: Sequence[WritePlan],
+                   preconditions: Sequence[Preconditions]) -> None:
+        """One atomic batch (an import): check every precondition, then apply the plans in
+        order (a later plan may retire a record an earlier one inserted); all or nothing."""
 
     def delete(self, scope: str, record_id: str) -> MemoryRecord | None:
         """Remove a record and everything derived from it; return it, or None."""

@@ -7,12 +7,13 @@ refuses when any of it changed, and the pipeline judges again (a bounded number 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Literal
 
 from jamgate_core.contracts import Embedder, EmbedKind, Preconditions, Stage, Store, WritePlan
-from jamgate_core.errors import PreconditionFailed, StoreUnavailable
+from jamgate_core.errors import InvalidArgument, PreconditionFailed, StoreUnavailable
 from jamgate_core.models import (
     Candidate,
     MemoryRecord,
@@ -65,6 +66,47 @@ class StoreView:
             by_key={k: frozenset(r.id for r in v) for k, v in self._by_key.items()},
             by_subject={s: frozenset(r.id for r in v) for s, v in self._by_subject.items()},
         )
+
+
+class OverlayView(StoreView):
+    """A batch's view: the store as read (recorded as preconditions) plus the batch's own
+    decisions so far, so each record of an import is judged against the ones before it."""
+
+    def __init__(self, base: StoreView) -> None:
+        super().__init__(base.store, base.scope, base.now)
+        self.base = base
+        self._inserted: dict[str, MemoryRecord] = {}
+        self._retired: set[str] = set()
+        self._upgraded: dict[str, MemoryRecord] = {}
+
+    def _merged(self, found: list[MemoryRecord], match: Callable[[MemoryRecord], bool]
+                ) -> list[MemoryRecord]:
+        kept = [self._upgraded.get(r.id, r) for r in found if r.id not in self._retired]
+        return kept + [r for r in self._inserted.values()
+                       if r.status == "active" and r.id not in self._retired and match(r)]
+
+    def by_text_key(self, key: str) -> list[MemoryRecord]:
+        return self._merged(self.base.by_text_key(key), lambda r: r.key == key)
+
+    def by_subject(self, subject: str) -> list[MemoryRecord]:
+        return self._merged(self.base.by_subject(subject), lambda r: r.subject == subject)
+
+    def nearest(self, vector: list[float], limit: int = 5) -> list[tuple[MemoryRecord, float]]:
+        return [hit for hit in self.base.nearest(vector, limit) if hit[0].id not in self._retired]
+
+    def preconditions(self) -> Preconditions:
+        return self.base.preconditions()
+
+    def apply(self, plan: WritePlan) -> None:
+        """Take a decided plan into the view."""
+        self._retired.update(plan.retire)
+        if plan.upgrade_source is not None:
+            record_id, source = plan.upgrade_source
+            current = self._inserted.get(record_id) or self.base.store.get(self.scope, record_id)
+            if current is not None:
+                self._upgraded[record_id] = current.model_copy(update={"source": source})
+        if plan.insert is not None:
+            self._inserted[plan.insert.id] = plan.insert
 
 
 @dataclass
@@ -161,6 +203,51 @@ class Pipeline:
             "nothing was saved. Try again."
         )
 
+    def save_batch(self, requests: Sequence[SaveRequest], *, origin: str = "import",
+                   dry_run: bool = False) -> list[Verdict]:
+        """Judge many saves as one atomic batch, oldest (by event time) first, each against
+        the store plus the batch's earlier decisions; then write everything or nothing."""
+        order = sorted(range(len(requests)),
+                       key=lambda i: (requests[i].created_at or utcnow(), i))
+        for _attempt in range(MAX_ATTEMPTS):
+            now = utcnow()
+            views: dict[str, OverlayView] = {}
+            verdicts: dict[int, Verdict] = {}
+            decided: list[tuple[Verdict, _Judgement]] = []
+            plans: list[WritePlan] = []
+            for index in order:
+                candidate = self.candidate(requests[index], origin, now)
+                view = views.setdefault(
+                    candidate.scope, OverlayView(StoreView(self.store, candidate.scope, now)))
+                ctx = StageContext(view=view, settings=self.settings, embedder=self.embedder,
+                                   now=now, dry_run=dry_run)
+                try:
+                    judgement = self._judge(candidate, ctx)
+                except InvalidArgument as exc:
+                    verdicts[index] = Verdict(decision="rejected",
+                                              reason_code="validation.invalid_argument",
+                                              message=f"Not imported: {exc}")
+                    continue
+                verdict, plan = self._conclude(judgement, now, None if dry_run else ctx)
+                if plan is not None and not plan.empty:
+                    view.apply(plan)
+                    plans.append(plan)
+                verdicts[index] = verdict
+                decided.append((verdict, judgement))
+            if not dry_run and plans:
+                try:
+                    self.store.write_many(plans, [v.preconditions() for v in views.values()])
+                except PreconditionFailed:
+                    continue
+            if not dry_run:
+                for verdict, judgement in decided:
+                    self.hooks.decision(verdict, judgement.candidate, judgement.redact, origin)
+            return [verdicts[i] for i in range(len(requests))]
+        raise StoreUnavailable(
+            f"the store kept changing while the batch was judged ({MAX_ATTEMPTS} attempts); "
+            "nothing was written. Try again."
+        )
+
     def _judge(self, candidate: Candidate, ctx: StageContext) -> _Judgement:
         state = _Judgement(candidate=candidate)
         for configured in self.stages:
@@ -185,6 +272,8 @@ class Pipeline:
              ctx: StageContext) -> StageResult | None:
         try:
             return self.hooks.run_stage(configured.stage, candidate, ctx)
+        except InvalidArgument:
+            raise  # a usage error, not a verdict
         except Exception as exc:
             if configured.on_error == "fail_open":
                 return StageResult(

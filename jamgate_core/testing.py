@@ -602,6 +602,39 @@ class StoreConformance:
         assert [r.id for r in every_record(store, "default")] == [keep.id]
         assert store.integrity_check() == []
 
+    def test_write_many_is_one_atomic_batch(self, store: Store) -> None:
+        old = make_record("Jam lives in Athens", subject="location")
+        newer = make_record("Jam lives in Berlin", at=1, subject="location")
+        other = make_record("Jam likes tea", at=2, scope="work")
+        store.write_many(
+            [WritePlan(scope="default", now=NOW, insert=old),
+             WritePlan(scope="default", now=NOW, insert=newer, retire=(old.id,)),
+             WritePlan(scope="work", now=NOW, insert=other)],
+            [Preconditions(scope="default", by_subject={"location": frozenset()}),
+             Preconditions(scope="work", by_key={other.key: frozenset()})],
+        )
+        assert [r.id for r in store.by_subject("default", "location")] == [newer.id]
+        retired = store.get("default", old.id)
+        assert retired is not None and retired.superseded_by == newer.id
+        assert store.get("work", other.id) is not None
+        late = make_record("Jam lives in Lisbon", at=3, subject="location")
+        extra = make_record("Jam owns a bike", at=4)
+        with pytest.raises(PreconditionFailed):
+            store.write_many(
+                [WritePlan(scope="default", now=NOW, insert=extra),
+                 WritePlan(scope="default", now=NOW, insert=late)],
+                [Preconditions(scope="default", by_key={extra.key: frozenset()}),
+                 Preconditions(scope="default", by_subject={"location": frozenset()})],
+            )
+        assert store.get("default", extra.id) is None
+        assert store.get("default", late.id) is None
+        with pytest.raises(PreconditionFailed):
+            store.write_many([WritePlan(scope="default", now=NOW, insert=extra),
+                              WritePlan(scope="default", now=NOW, insert=late)],
+                             [Preconditions(scope="default")])
+        assert store.get("default", extra.id) is None
+        assert store.integrity_check() == []
+
     def test_compact_removes_only_records_expired_past_the_cutoff(self, store: Store) -> None:
         old = make_record("Jam was in Crete", expires_at=T0 + timedelta(hours=1))
         fresh = make_record("Jam is in Rhodes", at=1, expires_at=NOW + timedelta(days=3))

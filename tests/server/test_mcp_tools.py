@@ -97,6 +97,8 @@ async def test_check_memory_is_a_dry_run(client: Client) -> None:
     ({"text": "Jam lives in Athens", "type": "fact"}, 'unknown type "fact"'),
     ({"text": "Jam lives in Athens", "source": "boss"}, 'unknown source "boss"'),
     ({"text": "Jam lives in Athens", "subject": 5}, '"subject" must be a string'),
+    ({"text": "Jam lives in Athens", "subject": "x" * 300}, '"subject" is 300 characters'),
+    ({"text": "Jam lives in Athens", "scope": "a\u0000b"}, "control characters"),
 ])
 async def test_bad_save_input_is_a_tool_error(client: Client, args: dict[str, Any],
                                               expected: str) -> None:

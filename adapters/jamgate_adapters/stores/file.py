@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -327,11 +327,19 @@ class FileStore:
     # --- writes --------------------------------------------------------------------------------
 
     def write(self, plan: WritePlan, preconditions: Preconditions) -> None:
-        def change(snapshot: _Snapshot) -> tuple[_Snapshot | None, None]:
-            _check(snapshot, preconditions)
-            return _applied(snapshot, plan), None
+        self.write_many([plan], [preconditions])
 
-        self._modify(change, grows=plan.insert is not None)
+    def write_many(self, plans: Sequence[WritePlan],
+                   preconditions: Sequence[Preconditions]) -> None:
+        def change(snapshot: _Snapshot) -> tuple[_Snapshot | None, None]:
+            for condition in preconditions:
+                _check(snapshot, condition)
+            changed: _Snapshot | None = None
+            for plan in plans:
+                changed = _applied(changed or snapshot, plan) or changed
+            return changed, None
+
+        self._modify(change, grows=any(plan.insert is not None for plan in plans))
 
     def delete(self, scope: str, record_id: str) -> MemoryRecord | None:
         def change(snapshot: _Snapshot) -> tuple[_Snapshot | None, MemoryRecord | None]:

@@ -7,6 +7,7 @@ step, and the store is safe to share between threads (not between processes).
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import ClassVar
@@ -120,36 +121,45 @@ class MemoryStore:
     # --- writes --------------------------------------------------------------------------------
 
     def write(self, plan: WritePlan, preconditions: Preconditions) -> None:
+        self.write_many([plan], [preconditions])
+
+    def write_many(self, plans: Sequence[WritePlan],
+                   preconditions: Sequence[Preconditions]) -> None:
         with self._lock:
-            self._check(preconditions)
+            for condition in preconditions:
+                self._check(condition)
             updated = dict(self._records)
-            for record_id in plan.retire:
-                old = updated.get(record_id)
-                if old is None or old.scope != plan.scope or old.status != "active":
+            for plan in plans:
+                self._apply(updated, plan)
+            for scope in {plan.scope for plan in plans}:
+                if invariant_problems(r for r in updated.values() if r.scope == scope):
                     raise PreconditionFailed(
-                        f"record {record_id} is no longer active in scope {plan.scope!r}"
+                        "the write would leave two active records with one text key or subject"
                     )
-                updated[record_id] = old.model_copy(update={
-                    "status": "superseded", "superseded_at": plan.now, "updated_at": plan.now,
-                    "superseded_by": plan.insert.id if plan.insert else None,
-                })
-            if plan.upgrade_source is not None:
-                record_id, source = plan.upgrade_source
-                old = updated.get(record_id)
-                if old is None or old.scope != plan.scope:
-                    raise PreconditionFailed(f"record {record_id} is gone from {plan.scope!r}")
-                updated[record_id] = old.model_copy(
-                    update={"source": source, "updated_at": plan.now}
-                )
-            if plan.insert is not None:
-                if plan.insert.id in updated:
-                    raise StoreError(f"a memory with id {plan.insert.id} already exists")
-                updated[plan.insert.id] = plan.insert
-            if invariant_problems(r for r in updated.values() if r.scope == plan.scope):
-                raise PreconditionFailed(
-                    "the write would leave two active records with one text key or subject"
-                )
             self._records = updated
+
+    @staticmethod
+    def _apply(updated: dict[str, MemoryRecord], plan: WritePlan) -> None:
+        for record_id in plan.retire:
+            old = updated.get(record_id)
+            if old is None or old.scope != plan.scope or old.status != "active":
+                raise PreconditionFailed(
+                    f"record {record_id} is no longer active in scope {plan.scope!r}"
+                )
+            updated[record_id] = old.model_copy(update={
+                "status": "superseded", "superseded_at": plan.now, "updated_at": plan.now,
+                "superseded_by": plan.insert.id if plan.insert else None,
+            })
+        if plan.upgrade_source is not None:
+            record_id, source = plan.upgrade_source
+            old = updated.get(record_id)
+            if old is None or old.scope != plan.scope:
+                raise PreconditionFailed(f"record {record_id} is gone from {plan.scope!r}")
+            updated[record_id] = old.model_copy(update={"source": source, "updated_at": plan.now})
+        if plan.insert is not None:
+            if plan.insert.id in updated:
+                raise StoreError(f"a memory with id {plan.insert.id} already exists")
+            updated[plan.insert.id] = plan.insert
 
     def _check(self, preconditions: Preconditions) -> None:
         scope = preconditions.scope

@@ -24,7 +24,7 @@ import sqlite3
 import sys
 import threading
 from array import array
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from datetime import datetime
 from pathlib import Path
 
@@ -400,15 +400,24 @@ class SqliteStore:
 
     def write(self, plan: WritePlan, preconditions: Preconditions) -> None:
         """Check `preconditions` and apply `plan` in one BEGIN IMMEDIATE transaction."""
+        self.write_many([plan], [preconditions])
+
+    def write_many(self, plans: Sequence[WritePlan],
+                   preconditions: Sequence[Preconditions]) -> None:
+        """Check every precondition, then apply every plan, in one transaction."""
+        current: WritePlan | None = None
         try:
             with self._transaction() as conn:
-                self._check(conn, preconditions)
-                self._apply(conn, plan)
+                for condition in preconditions:
+                    self._check(conn, condition)
+                for current in plans:
+                    self._apply(conn, current)
         except sqlite3.IntegrityError as exc:
             if "records.id" in str(exc):
+                inserted = current.insert.id if current and current.insert else "?"
                 raise StoreError(
-                    f"a memory with id {plan.insert.id if plan.insert else '?'} already "
-                    "exists; nothing was changed") from exc
+                    f"a memory with id {inserted} already exists; nothing was changed"
+                ) from exc
             raise PreconditionFailed(
                 "the write would leave two active records with one text key or subject "
                 f"({exc}); nothing was changed") from exc
