@@ -56,14 +56,16 @@ _DATE_CHARS = re.compile(r"^[\d\s:\-/.,+T Z\[\]()]*$")
 _DATE_SHAPE = re.compile(r"\d{1,4}[-/.:]\d{1,2}")
 
 _RECALL_ECHO = re.compile(
-    r"^\s*(?:recalled memories|relevant memories|retrieved memories|memories|"
+    r"^\s*(?:recalled memor(?:y|ies)|relevant memor(?:y|ies)|retrieved memor(?:y|ies)|memories|"
     r"from memory|here are (?:the |your |some )?(?:relevant )?memories|"
     r"related memories|memory context|user memories)\s*[:\-]"
     r"|^\s*[-*•]?\s*\[(?:identity|project|preference|state|fact|memory)\][^\n]*"
     r"(?:\bid:|\(score|\bscore[:=])"
     r"|^\s*id:\s*[0-9a-f]{8}-[0-9a-f-]{27}\s*$"
     r"|^(?:saved|superseded|already known|rejected(?: by gate)?|not saved|duplicate|"
-    r"memory saved|memory stored|stored memory)\s*[:(]",
+    r"memory saved|memory stored|stored memory)\s*[:(]"
+    r"|^\s*(?:based on|according to) (?:the |my |your |our )?(?:previous |past |stored |"
+    r"saved |recalled |existing |earlier |prior )?memor(?:y|ies)\b",
     re.IGNORECASE | re.MULTILINE,
 )
 _SYSTEM_PROMPT = re.compile(
@@ -90,7 +92,17 @@ _CONVERSATION = re.compile(
     r"summary of (?:the|this|our) (?:conversation|chat|session|discussion)|"
     r"(?:in this|during this|in the|during the) (?:conversation|chat|session)\b|"
     r"we (?:discussed|talked about|chatted about|went over|covered)\b|"
-    r"(?:the )?(?:conversation|chat|discussion) (?:was|is) about\b|"
+    r"(?:the )?(?:conversation|chat|discussion|session)(?: so far)? (?:was about|is about|"
+    r"covered|has covered|focused on|revolved around|centred on|centered on)\b|"
+    r"(?:the )?(?:tool|function|tool call|function call|command|api call)\s+(?:call\s+)?"
+    r"(?:completed|succeeded|finished|failed|returned|timed out|ran|executed)\b|"
+    r"let me (?:check|look|search|see|think|try|run|find|review|read|open|verify|fetch|"
+    r"recall|remember|save|update|grep|start|first)\b|"
+    r"(?:ok|okay|alright|sure|done|great|got it)[,.!]?\s+i(?:'ve| have|'ll| will| just)\b|"
+    r"i(?:'ve| have)? (?:just )?(?:searched|grepped|ran|executed|opened|edited|read|scanned|"
+    r"looked through|went through)\s+(?:the|your|this|all|through)\s+(?:\w+\s+)?(?:codebase|"
+    r"repo|repository|files?|tests?|test suite|logs?|directory|folder|code|diff|output|results|"
+    r"command|script|memory|memories|memory store)\b|"
     r"el usuario (?:preguntó|pregunta)|der (?:benutzer|nutzer) (?:fragte|fragt)|"
     r"l'utilisateur (?:a demandé|demande)|ο χρήστης ρώτησε|пользователь (?:спросил|спрашивает)|"
     r"用户(?:问|询问)|ユーザーは.*(?:質問|尋ね))",
@@ -102,7 +114,10 @@ _STANDING = re.compile(
     re.IGNORECASE,
 )
 _CONVERSATION_ANYWHERE = re.compile(
-    r"\b(?:in this|during this) (?:conversation|chat|session)\b", re.IGNORECASE
+    r"\b(?:in this|during this) (?:conversation|chat|session)\b|\bas (?:you )?requested\W*$|"
+    r"^(?:now\s+)?(?:running|checking|searching|looking|reading|editing|updating|fetching|"
+    r"installing|building|deploying|saving|recalling)\b[^.!?\n]{0,60}\bnow\W*$",
+    re.IGNORECASE,
 )
 
 

@@ -56,6 +56,9 @@ _SHAPES: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
         ("sendgrid_key", "a SendGrid API key",
          rf"{_B}SG\.[A-Za-z0-9_-]{{16,}}\.[A-Za-z0-9_-]{{16,}}", 0),
         ("twilio_key", "a Twilio API key", rf"{_B}SK[0-9a-f]{{32}}\b", 0),
+        ("digitalocean_token", "a DigitalOcean token", rf"{_B}do[opr]_v1_[a-f0-9]{{64}}{_E}", 0),
+        ("shopify_token", "a Shopify access token",
+         rf"{_B}shp(?:at|ca|pa|ss)_[a-fA-F0-9]{{32}}{_E}", 0),
         ("telegram_token", "a Telegram bot token", rf"{_B}\d{{8,10}}:AA[A-Za-z0-9_-]{{33}}{_E}", 0),
         ("discord_token", "a Discord bot token",
          rf"{_B}[MNO][A-Za-z0-9_-]{{23,25}}\.[A-Za-z0-9_-]{{6}}\.[A-Za-z0-9_-]{{27,38}}{_E}", 0),
@@ -90,7 +93,10 @@ _ASSIGN_WORDS = (
     r"contraseña|clave|passwort|kennwort|mot de passe|пароль|κωδικός|пароли"
 )
 _COLON_ONLY_WORDS = r"pw|token|secret"
-_PREPOSITION = r"(?:\s+(?:for|to|of|on|at|de|para|für)\b[^.;:!?\n]{0,100}?)?"
+_PREPOSITION = (
+    r"(?:\s+(?:for|to|of|on|at|de|del|de la|du|des|para|pour|für|vom|von|zum|zur|di|"
+    r"della|do|da)\b[^.;:!?\n]{0,100}?)?"
+)
 _ASSIGNMENT = re.compile(
     rf"\b(?:{_ASSIGN_WORDS}){_PREPOSITION}\s*(?P<sep>:|=|==>|->|：|\b(?:is|was|es|ist|est)\b)"
     r"\s*(?P<quote>[\"'`«“]?)(?P<value>\S{6,})",

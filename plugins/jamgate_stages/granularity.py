@@ -31,7 +31,7 @@ _TOPICS: dict[str, re.Pattern[str]] = {
                 r"designer|manager|occupation|career|freelances?|profession|colleagues?)\b|"
                 r"δουλεύει|εργάζεται|arbeitet|trabaja|travaille|работает",
         "taste": r"\b(?:likes?|loves?|enjoys?|favou?rite|prefers?|hates?|dislikes?|drinks?|"
-                 r"eats?|vegetarian|vegan|fan of)\b|αρέσει|mag|gusta|aime|любит",
+                 r"eats?|vegetari\w*|végétarien\w*|vegan\w*|fan of)\b|αρέσει|mag|gusta|aime|любит",
         "pets": r"\b(?:dogs?|cats?|pets?|puppy|kitten|parrot|hamster)\b|σκύλο|γάτα|Hund|perro|"
                 r"chien|собак",
         "family": r"\b(?:wife|husband|partner|spouse|sister|brother|mother|father|mom|mum|dad|"
@@ -41,7 +41,7 @@ _TOPICS: dict[str, re.Pattern[str]] = {
         "tools": r"\b(?:uses?|using|linux|macos|windows|ubuntu|editor|vim|emacs|neovim|vs code|"
                  r"laptop|operating system)\b",
         "hobby": r"\b(?:plays?|hobby|hobbies|guitar|piano|hiking|running|cycling|reading|"
-                 r"swimming|climbing)\b",
+                 r"swimming|climbing|spielt|joue|juega|toca|suona|gioca)\b",
         "contact": r"\b(?:email|e-mail|phone|address)\b|@[\w-]+\.\w+",
         "education": r"\b(?:studied|studies|degree|university|college|school|graduated)\b",
         "health": r"\b(?:allergic|allergy|allergies|diabetic|asthma|injury)\b",
@@ -49,6 +49,8 @@ _TOPICS: dict[str, re.Pattern[str]] = {
     }.items()
 }
 _FIELD = re.compile(r"^\s*[-*•]?\s*[A-Z][\w ]{0,24}:\s*\S", re.MULTILINE)
+# A flat JSON object of profile fields: `{"name": "Jam", "city": "Athens", …}`.
+_JSON_FIELD = re.compile(r"\"[\w .-]{1,30}\"\s*:\s*(?:\"|-?\d|true\b|false\b|\[)")
 _ITEM = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+(.*)$", re.MULTILINE)
 _INTRO_AGGREGATE = re.compile(
     r"\b(?:facts?|profile|about|info|information|details|notes|summary|memories|bio)\b",
@@ -84,6 +86,8 @@ def clauses(text: str) -> list[str]:
 def multiple_facts(text: str, min_clauses: int = 3, min_topics: int = 3) -> bool:
     """Whether `text` is several independent facts (see the module docstring)."""
     if len(_FIELD.findall(text)) >= 3:
+        return True
+    if text.lstrip().startswith("{") and len(_JSON_FIELD.findall(text)) >= 3:
         return True
     items = _ITEM.findall(text)
     intro = text.split("\n", 1)[0]

@@ -24,9 +24,11 @@ _OVERRIDE = re.compile(
     rf"\b(?:ignore|disregard|forget|override|bypass|discard|drop)\s+(?:all\s+|any\s+|every\s+)?"
     rf"(?:of\s+)?(?:the\s+|your\s+|my\s+|these\s+)?(?:{_EARLIER}\s+)+{_RULES}\b|"
     r"\b(?:ignore|disregard|forget)\s+(?:everything|anything)\s+(?:above|before|you were told)\b|"
-    r"\bignora(?:r)?\s+(?:todas\s+)?las\s+instrucciones\s+(?:anteriores|previas)|"
-    r"\bignorier(?:e|en)?\s+(?:alle\s+)?(?:vorherigen|bisherigen|obigen)\s+(?:Anweisungen|Befehle)|"
-    r"\bignore[rz]?\s+(?:toutes\s+)?les\s+instructions\s+pr[ée]c[ée]dentes|"
+    r"\b(?:ignora|olvida|descarta)(?:r)?\s+(?:todas\s+)?las\s+instrucciones\s+"
+    r"(?:anteriores|previas)|"
+    r"\b(?:ignorier|vergiss|vergesse)(?:e|en|t)?\s+(?:alle\s+)?(?:vorherigen|bisherigen|obigen)"
+    r"\s+(?:Anweisungen|Befehle)|"
+    r"\b(?:ignore[rz]?|oublie[rz]?)\s+(?:toutes\s+)?les\s+instructions\s+pr[ée]c[ée]dentes|"
     r"\bαγνόησε\s+(?:όλες\s+)?τις\s+προηγούμενες\s+οδηγίες|"
     r"\bигнорируй(?:те)?\s+(?:все\s+)?предыдущие\s+инструкции|"
     r"忽略(?:之前|以上|前面|先前)的?(?:所有)?(?:指令|指示|说明)|"
@@ -45,7 +47,9 @@ _ROLE_TAG = re.compile(
     r"<\s*/?\s*(?:system|assistant|user|human|developer|instructions?|sys)\s*>|"
     r"\[/?INST\]|<</?SYS>>|<\|[a-z_]+\|>|"
     r"^\s*#{1,6}\s*(?:system|instructions?|assistant|human)\b\s*:?|"
-    r"(?-i:^\s*(?:SYSTEM|ASSISTANT|HUMAN)\s*:)",
+    r"(?-i:^\s*(?:SYSTEM|ASSISTANT|HUMAN)\s*:)|"
+    r"<\s*/\s*(?:memory|memories|context|untrusted[\w-]*|recalled[\w-]*)\s*>\s*\S|"
+    r"(?-i:(?:^|[>\]]\s*)(?:SYSTEM|ASSISTANT)\s*:)",
     re.IGNORECASE | re.MULTILINE,
 )
 _TRANSCRIPT = re.compile(r"^\s*(?:Human|Assistant|System)\s*:", re.MULTILINE)

@@ -97,6 +97,25 @@ _WEATHER_TODAY = re.compile(
     re.IGNORECASE,
 )
 _TEMPERATURE = re.compile(r"-?\d{1,2}\s?°\s?[CF]\b")
+# A standing rule ("Always check which branch is checked out right now before committing")
+# uses present-moment words about the moment the rule applies, not about today.
+_STANDING_RULE = re.compile(
+    r"^(?:please\s+)?(?:always|never|don't|do not|whenever|every time|each time)\b",
+    re.IGNORECASE,
+)
+_FILL_LATER = re.compile(
+    r"^\W*(?:todo|tbd|fixme|xxx)\b\W*(?:(?:fill(?:\s+(?:in|out|this|it))?|add|write|complete|"
+    r"update|later|here|in|this|it|me|details?)\W*)*$",
+    re.IGNORECASE,
+)
+# Scripts written without spaces between words: one long token is several words.
+_UNSPACED_RANGES: tuple[tuple[int, int], ...] = (
+    (0x0E00, 0x0E7F),  # Thai
+    (0x0E80, 0x0EFF),  # Lao
+    (0x1000, 0x109F),  # Myanmar
+    (0x1780, 0x17FF),  # Khmer
+)
+_UNSPACED_MIN_LETTERS = 6
 _NOW_WORDS = re.compile(
     r"\b(?:it's|it’s|it is|outside|now|currently|today|tonight)\b", re.IGNORECASE
 )
@@ -128,6 +147,8 @@ def is_question(text: str) -> bool:
 
 def is_transient(text: str) -> bool:
     """Present-moment state or live weather (not preferences about weather)."""
+    if _STANDING_RULE.match(text.strip()):
+        return False
     if _MARKERS.search(text) or _TOKEN_MARKERS.intersection(tokens(text)):
         return True
     for match in _WEATHER_NOW.finditer(text):
@@ -146,6 +167,8 @@ def placeholder_reason(text: str) -> str | None:
     slots = _SLOTS.findall(text)
     if slots and not _TEMPLATE_TALK.search(_SLOTS.sub(" ", text)):
         return "an unfilled template slot or lorem ipsum"
+    if _FILL_LATER.search(text):
+        return "a to-do note to fill in later"
     found = tokens(text)
     if found and any(t in PLACEHOLDERS for t in found) and all(
         t in PLACEHOLDERS or t in FILLER for t in found
@@ -162,6 +185,19 @@ def meaningful_words(text: str) -> set[str]:
         if t not in FILLER and t not in PLACEHOLDERS and any(c.isalpha() for c in t)
         and not (len(t) == 1 and t.isascii())
     }
+
+
+def _unspaced(token: str) -> bool:
+    return len(token) >= _UNSPACED_MIN_LETTERS and all(
+        any(low <= ord(c) <= high for low, high in _UNSPACED_RANGES) for c in token
+    )
+
+
+def word_count(text: str) -> int:
+    """How many meaningful words `text` holds; a long run of Thai, Lao, Khmer or Myanmar
+    (written without spaces) counts as two."""
+    found = meaningful_words(text)
+    return len(found) + sum(1 for t in found if _unspaced(t))
 
 
 class JunkStage:
@@ -199,7 +235,7 @@ class JunkStage:
                 "fact. If it is worth keeping for a few hours, save it again with type "
                 "\"state\" so it expires on its own; otherwise it does not belong in memory.",
             )
-        if len(meaningful_words(text)) < 2:
+        if word_count(text) < 2:
             return StageResult.reject(
                 "junk.fragment",
                 "Rejected: not a statement. A memory needs at least two meaningful words making "

@@ -48,6 +48,13 @@ _PHRASES: tuple[str, ...] = (
     "ありがとう", "ありがとうございます", "こんにちは", "おはよう", "おはようございます",
     "了解", "はい", "धन्यवाद", "शुक्रिया", "नमस्ते", "ठीक है", "감사합니다", "고마워",
     "안녕하세요", "안녕", "네", "obrigado", "obrigada", "olá", "grazie", "ciao",
+    "ขอบคุณ", "ขอบคุณครับ", "ขอบคุณค่ะ", "สวัสดี", "สวัสดีครับ", "สวัสดีค่ะ",
+    "muy amable", "que amable", "très gentil", "sehr nett",
+    # Farewells and acknowledgements phrased as a sentence
+    "have a great weekend", "have a good weekend", "have a nice weekend", "have a great day",
+    "have a good day", "have a nice day", "have a good one", "have a great evening",
+    "have a good night", "enjoy your weekend", "enjoy your day", "take care",
+    "that works", "that works for me", "works for me", "that s perfect", "that s fine",
 )
 # Who a pleasantry may be addressed to; these alone are not a pleasantry.
 _ADDRESSEES: frozenset[str] = wordset(

@@ -43,7 +43,18 @@ _GENERAL = re.compile(
     r"\b(?:boils|freezes|melts|orbits|revolves around|consists of|is made of|are made of|"
     r"stands for|is composed of)\b|"
     r"^(?:http\s+)?\d{3}\s+(?:means|is|indicates)\b|"
-    r"\b(?:was|were)\s+(?:invented|founded|discovered|written|painted|composed)\s+(?:in|by)\b",
+    r"\b(?:was|were)\s+(?:invented|founded|discovered|written|painted|composed)\s+(?:in|by)\b|"
+    # A release note: "Python 3.12 removed the distutils module".
+    r"^[A-Z][\w.+#-]*(?:\s+[A-Z][\w.+#-]*)?\s+v?\d+(?:\.\d+)+\s+(?:removed|introduced|added|"
+    r"deprecated|dropped|replaced)\b|"
+    # A measurement of a named thing: "The Eiffel Tower is 330 metres tall".
+    r"^the\s+[\w' -]{2,40}?\s+(?:is|are)\s+(?:about\s+|around\s+|roughly\s+)?[\d,.]+\s*"
+    r"(?:metres|meters|m|km|kilometres|kilometers|feet|ft|miles|kg|tonnes|tons)\s+"
+    r"(?:tall|high|long|deep|wide|heavy|away)\b|"
+    # A generalisation about a group: "Software developers often use Git".
+    r"^(?:most\s+|many\s+)?(?:\w+\s+)?(?:developers|engineers|programmers|companies|teams|"
+    r"people|humans|scientists|doctors)\s+(?:often|usually|generally|typically|commonly|"
+    r"tend to)\b",
     re.IGNORECASE,
 )
 # A hedge on the main claim: near the start ("User probably likes jazz", "It seems the user
