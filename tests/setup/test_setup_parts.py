@@ -1,0 +1,216 @@
+"""The parts of setup on their own: paths per OS, install detection, the two editors."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from jamgate_core.clients import jsonedit, tomledit
+from jamgate_core.clients.catalogue import CLIENTS, Roots, build_entry, client, config_path
+from jamgate_core.clients.command import detect_install
+from jamgate_core.clients.jsonedit import Unreadable
+from jamgate_core.clients.setup import merged_entry
+
+ENTRY = {"command": "/v/bin/jamgate", "args": ["serve"]}
+
+# ---- paths per platform --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("platform", "env", "expected"), [
+    ("linux", {"HOME": "/h"}, {
+        "claude-desktop": "/h/.config/Claude/claude_desktop_config.json",
+        "vscode": "/h/.config/Code/User/mcp.json",
+        "zed": "/h/.config/zed/settings.json",
+        "opencode": "/h/.config/opencode/opencode.json",
+        "cline": "/h/.config/Code/User/globalStorage/saoudrizwan.claude-dev/settings/"
+                 "cline_mcp_settings.json",
+        "codex": "/h/.codex/config.toml"}),
+    ("linux", {"HOME": "/h", "XDG_CONFIG_HOME": "/x"}, {
+        "claude-desktop": "/x/Claude/claude_desktop_config.json",
+        "zed": "/x/zed/settings.json", "cursor": "/h/.cursor/mcp.json"}),
+    ("darwin", {"HOME": "/Users/j"}, {
+        "claude-desktop": "/Users/j/Library/Application Support/Claude/"
+                          "claude_desktop_config.json",
+        "vscode": "/Users/j/Library/Application Support/Code/User/mcp.json",
+        "roo": "/Users/j/Library/Application Support/Code/User/globalStorage/"
+               "rooveterinaryinc.roo-cline/settings/mcp_settings.json",
+        "zed": "/Users/j/.config/zed/settings.json",
+        "windsurf": "/Users/j/.codeium/windsurf/mcp_config.json"}),
+    ("win32", {"USERPROFILE": "/c/Users/j", "APPDATA": "/c/Users/j/AppData/Roaming"}, {
+        "claude-desktop": "/c/Users/j/AppData/Roaming/Claude/claude_desktop_config.json",
+        "vscode": "/c/Users/j/AppData/Roaming/Code/User/mcp.json",
+        "zed": "/c/Users/j/AppData/Roaming/Zed/settings.json",
+        "opencode": "/c/Users/j/.config/opencode/opencode.json",
+        "claude-code": "/c/Users/j/.claude.json",
+        "gemini-cli": "/c/Users/j/.gemini/settings.json"}),
+])
+def test_config_paths(platform: str, env: dict[str, str], expected: dict[str, str]) -> None:
+    roots = Roots.from_env(env, platform)
+    for client_id, path in expected.items():
+        assert config_path(client(client_id), roots) == Path(path), client_id
+
+
+def test_every_client_has_a_path_and_a_detect_folder_everywhere() -> None:
+    assert len(CLIENTS) == 11
+    for row in CLIENTS:
+        for platform in ("linux", "darwin", "win32"):
+            assert row.paths.get(platform) and row.detect.get(platform), (row.id, platform)
+        build_entry(row, "stdio", ["/j", "serve"])
+        if row.remote is not None:
+            assert build_entry(row, "remote", ["/j"], "https://m/mcp", "t")
+
+
+def test_headers_are_left_out_without_a_token() -> None:
+    assert build_entry(client("cursor"), "remote", ["j"], "https://m/mcp") == {
+        "url": "https://m/mcp"}
+
+
+def test_merging_keeps_the_users_keys_within_one_transport() -> None:
+    cline = client("cline")
+    current = {"command": "npx", "args": ["jamgate"], "env": {"A": "1"}, "disabled": False}
+    assert merged_entry(cline, current, ENTRY) == {**ENTRY, "env": {"A": "1"},
+                                                   "disabled": False}
+    remote = build_entry(cline, "remote", [], "https://m/mcp", "t")
+    assert merged_entry(cline, current, remote) == remote  # a new transport: a new entry
+
+
+# ---- how this Jamgate is installed ---------------------------------------------------------
+
+
+def _script(root: Path) -> None:
+    (root / "bin").mkdir(parents=True)
+    (root / "bin" / "jamgate").write_text("#!/bin/sh\n")
+
+
+def test_a_virtualenv_gives_its_absolute_script(tmp_path: Path) -> None:
+    _script(tmp_path / "venv")
+    found = detect_install(str(tmp_path / "venv"), "/usr", "/v/python", {}, windows=False)
+    assert (found.kind, found.argv) == ("venv", [str(tmp_path / "venv/bin/jamgate"), "serve"])
+
+
+@pytest.mark.parametrize(("marker", "kind"), [("uv-receipt.toml", "uv-tool"),
+                                              ("pipx_metadata.json", "pipx")])
+def test_tool_installs_give_their_absolute_script(tmp_path: Path, marker: str,
+                                                  kind: str) -> None:
+    root = tmp_path / "tools" / "jamgate"
+    _script(root)
+    (root / marker).write_text("")
+    found = detect_install(str(root), "/usr", "/v/python", {}, windows=False)
+    assert (found.kind, found.argv) == (kind, [str(root / "bin/jamgate"), "serve"])
+
+
+def test_throwaway_environments_give_their_launcher(tmp_path: Path) -> None:
+    uvx = tmp_path / ".cache" / "uv" / "archive-v0" / "Xy12"
+    _script(uvx)
+    assert detect_install(str(uvx), "/usr", "/p", {}, windows=False).argv == [
+        "uvx", "jamgate", "serve"]
+    custom = tmp_path / "uvcache" / "builds" / "e1"
+    _script(custom)
+    assert detect_install(str(custom), "/usr", "/p", {"UV_CACHE_DIR": str(tmp_path / "uvcache")},
+                          windows=False).kind == "uvx"
+    pipx_run = tmp_path / ".local" / "share" / "pipx" / ".cache" / "0a1b2c"
+    _script(pipx_run)
+    (pipx_run / "pipx_metadata.json").write_text("{}")
+    assert detect_install(str(pipx_run), "/usr", "/p", {}, windows=False).argv == [
+        "pipx", "run", "jamgate", "serve"]
+
+
+def test_no_script_falls_back_to_the_module(tmp_path: Path) -> None:
+    found = detect_install(str(tmp_path / "src"), str(tmp_path / "src"), "/usr/bin/python3",
+                           {}, scripts=str(tmp_path / "nothing"), windows=False)
+    assert found.kind == "module"
+    assert found.argv == ["/usr/bin/python3", "-m", "jamgate_core.cli", "serve"]
+
+
+# ---- JSON splicing -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", [
+    '{"mcpServers":{"a":{"command":"x"}},"z":1}',
+    '{\r\n\t"theme": "dark",\r\n\t"mcpServers": {\r\n\t\t"a": {}\r\n\t}\r\n}\r\n',
+    '\ufeff{\n    "name": "Caf\\u00e9"\n}\n',
+    '{\n  "n": 1.50,\n  "e": 1E+2,\n  "s": "\\/path"\n}',
+    '{}',
+    '{\n  "mcpServers": {}\n}\n',
+])
+def test_json_splice_changes_only_our_member(text: str) -> None:
+    result = jsonedit.set_entry(text, "mcpServers", "jamgate", ENTRY)
+    before = json.loads(text.lstrip("\ufeff"))
+    after = json.loads(result.lstrip("\ufeff"))
+    assert after["mcpServers"]["jamgate"] == ENTRY
+    after["mcpServers"].pop("jamgate")
+    if not after["mcpServers"] and "mcpServers" not in before:
+        after.pop("mcpServers")
+    assert after == before
+    assert jsonedit.set_entry(result, "mcpServers", "jamgate", ENTRY) == result
+    assert result.startswith("\ufeff") == text.startswith("\ufeff")
+    assert ("\r\n" in result) == ("\r\n" in text)
+    if "\\u00e9" in text:
+        assert "\\u00e9" in result
+    if "1.50" in text:
+        assert "1.50" in result and "1E+2" in result and "\\/path" in result
+
+
+def test_json_compact_file_stays_compact() -> None:
+    result = jsonedit.set_entry('{"mcpServers":{}}', "mcpServers", "jamgate", ENTRY)
+    assert result == '{"mcpServers":{"jamgate":{"command":"/v/bin/jamgate","args":["serve"]}}}'
+
+
+def test_json_replacing_keeps_neighbours_byte_for_byte() -> None:
+    text = ('{\n  "mcpServers": {\n    "a": {"command": "x"},\n    "jamgate": {"command": "npx"},'
+            '\n    "b": {"command": "y"}\n  }\n}\n')
+    result = jsonedit.set_entry(text, "mcpServers", "jamgate", ENTRY)
+    assert result.startswith('{\n  "mcpServers": {\n    "a": {"command": "x"},\n    "jamgate": {')
+    assert result.endswith('},\n    "b": {"command": "y"}\n  }\n}\n')
+
+
+@pytest.mark.parametrize(("text", "reason"), [
+    ('// hi\n{"a": 1}', "JSON with comments"),
+    ('{"a": 1,}', "trailing commas"),
+    ('{"a": ', "not valid JSON"),
+    ('[]', "not an object"),
+    ('{"mcpServers": null}', '"mcpServers" is a JSON NoneType'),
+    ('{"mcpServers": {"jamgate": {}, "jamgate": {}}}', "appears 2 times"),
+])
+def test_json_refusals_say_why(text: str, reason: str) -> None:
+    with pytest.raises(Unreadable, match=reason):
+        jsonedit.set_entry(text, "mcpServers", "jamgate", ENTRY)
+
+
+def test_jsonc_is_still_readable_for_status() -> None:
+    assert jsonedit.parse_lenient('{\n // c\n "a": "x//y", /* b */ "b": [1,],\n}') == {
+        "a": "x//y", "b": [1]}
+
+
+# ---- TOML ----------------------------------------------------------------------------------
+
+
+def test_toml_update_in_place_keeps_comments_in_the_table() -> None:
+    text = ('[mcp_servers.jamgate]\n# mine\ncommand = "npx"  # old launcher\nargs = ["jamgate"]\n'
+            'startup_timeout_sec = 30\n\n[other]\nx = 1\n')
+    result = tomledit.set_entry(text, "mcp_servers", "jamgate",
+                                {**ENTRY, "startup_timeout_sec": 30})
+    assert result == ('[mcp_servers.jamgate]\n# mine\ncommand = "/v/bin/jamgate"  # old launcher\n'
+                      'args = ["serve"]\nstartup_timeout_sec = 30\n\n[other]\nx = 1\n')
+
+
+@pytest.mark.parametrize(("text", "reason"), [
+    ('mcp_servers = { docs = { command = "npx" } }\n', "inline table"),
+    ('model = "o3\n', "not valid TOML"),
+    ('mcp_servers = 3\n', "not a table"),
+])
+def test_toml_refusals_say_why(text: str, reason: str) -> None:
+    with pytest.raises(Unreadable, match=reason):
+        tomledit.set_entry(text, "mcp_servers", "jamgate", ENTRY)
+
+
+def test_toml_new_table_goes_with_the_other_servers() -> None:
+    text = 'model = "o3"\n\n[mcp_servers.docs]\ncommand = "npx"\n[profiles.x]\nmodel = "o3"\n'
+    result = tomledit.set_entry(text, "mcp_servers", "jamgate", ENTRY)
+    assert result == ('model = "o3"\n\n[mcp_servers.docs]\ncommand = "npx"\n\n'
+                      '[mcp_servers.jamgate]\ncommand = "/v/bin/jamgate"\nargs = ["serve"]\n\n'
+                      '[profiles.x]\nmodel = "o3"\n')
+    assert tomllib.loads(result)["profiles"] == {"x": {"model": "o3"}}
