@@ -42,15 +42,19 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import anyio
 
     from jamgate_core.server.mcp import serve_stdio
+    from jamgate_core.settings import load_settings
 
-    app = _open_app()
-    if args.http or app.settings.http:
+    if args.http or load_settings().http:
+        from jamgate_core.server.auth import require_token
         from jamgate_core.server.http import serve_http
 
+        require_token(load_settings())  # refuse before opening anything
+        app = _open_app()
         try:
             return serve_http(app, host=args.host, port=args.port)
         finally:
             app.close()
+    app = _open_app()
     try:
         if sys.stdin.isatty():
             describe = app.describe()

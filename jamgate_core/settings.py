@@ -8,18 +8,21 @@ working: `JAMGATE_STORE` may be a path (`*.json` selects the `file` store, `*.db
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import tomllib
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import (
     BaseSettings,
     InitSettingsSource,
+    NoDecode,
     PydanticBaseSettingsSource,
     SettingsConfigDict,
+    SettingsError,
 )
 
 from jamgate_core.errors import ConfigError
@@ -74,14 +77,27 @@ class Settings(BaseSettings):
     host: str = "127.0.0.1"
     port: int | None = Field(default=None, ge=0, le=65535)
     token: str | None = Field(default=None, repr=False)
-    allowed_hosts: list[str] = Field(default_factory=list)
+    # A comma-separated list in JAMGATE_ALLOWED_HOSTS (a JSON array also works).
+    allowed_hosts: Annotated[list[str], NoDecode] = Field(default_factory=list)
     oauth: bool = True
+    http_stateless: bool = False
+    http_max_body_bytes: int = Field(default=4 * 1024 * 1024, gt=0)
 
     @field_validator("ttl_identity_days", "ttl_preference_days", "ttl_project_days",
                      "ttl_state_days", mode="before")
     @classmethod
     def _ttl_text(cls, value: Any) -> Any:
         return None if value is None else str(value)
+
+    @field_validator("allowed_hosts", mode="before")
+    @classmethod
+    def _host_list(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            text = value.strip()
+            if text.startswith("["):
+                return json.loads(text)
+            return [part.strip() for part in text.split(",") if part.strip()]
+        return value
 
     @classmethod
     def settings_customise_sources(
@@ -185,6 +201,11 @@ def load_settings(**overrides: Any) -> Settings:
     """Read the settings, turning a validation failure into one ConfigError."""
     try:
         return Settings(**overrides)
+    except SettingsError as exc:
+        raise ConfigError(
+            f"invalid settings: {exc}. A list or table from a JAMGATE_* variable is written "
+            'as JSON, e.g. JAMGATE_STAGES=\'["@builtin", "my-stage"]\'.'
+        ) from exc
     except ValidationError as exc:
         problems = "; ".join(
             f"{'.'.join(str(p) for p in err['loc']) or 'settings'}: {err['msg']}"

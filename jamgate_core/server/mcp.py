@@ -190,8 +190,10 @@ def _error(message: str) -> types.CallToolResult:
     return types.CallToolResult(content=[types.TextContent(text=message)], is_error=True)
 
 
-def build_server(app: App, *, origin: str = "mcp") -> Server[Any]:
-    """An MCP server exposing the five tools (plus any a plugin registers) over `app`."""
+def build_server(app: App, *, origin: str = "mcp",
+                 limiter: anyio.CapacityLimiter | None = None) -> Server[Any]:
+    """An MCP server exposing the five tools (plus any a plugin registers) over `app`.
+    `limiter` bounds concurrent store work; pass the one the REST API uses to share it."""
     tools: dict[str, ToolSpec] = {spec.name: spec for spec in TOOLS}
 
     def register(name: str, description: str, input_schema: dict[str, Any],
@@ -206,7 +208,7 @@ def build_server(app: App, *, origin: str = "mcp") -> Server[Any]:
         tools[name] = ToolSpec(name, description, input_schema, Extra, wrapped)
 
     app.hooks.register_tools(register, app)
-    limiter = anyio.CapacityLimiter(STORE_CONCURRENCY)
+    limiter = limiter or anyio.CapacityLimiter(STORE_CONCURRENCY)
 
     async def list_tools(
         ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None

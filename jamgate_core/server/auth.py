@@ -1,0 +1,263 @@
+"""Who may talk to the HTTP server: the bearer token, the authentication hook, allowed hosts.
+
+Every request except `/healthz` passes two guards, in this order, before any route or MCP
+session is looked up:
+
+1. **Host and Origin** (DNS-rebinding protection): the `Host` header must name this server —
+   loopback by default, plus `JAMGATE_ALLOWED_HOSTS` and a platform's external hostname —
+   else 421; a browser `Origin` from anywhere else is 403.
+2. **Bearer token**: `Authorization: Bearer <JAMGATE_TOKEN>`, compared in constant time, or a
+   principal returned by a `jamgate_authenticate` hook implementation; else 401 with a
+   `WWW-Authenticate` challenge.
+
+The MCP SDK's own host check stays on behind these (the same allowlist is handed to it), and
+an authenticated request carries its principal in `scope["user"]` the way the SDK expects, so
+an MCP session answers only to the credential that opened it.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
+from mcp.server.auth.provider import AccessToken
+from mcp.server.transport_security import TransportSecuritySettings
+from starlette.authentication import AuthCredentials
+from starlette.datastructures import Headers
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from jamgate_core.errors import ConfigError
+from jamgate_core.hooks import Hooks
+from jamgate_core.settings import Settings
+
+REALM = "jamgate"
+STATIC_PRINCIPAL = "owner"
+MIN_TOKEN_LENGTH = 20
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
+# A platform's public hostname, honoured when set: (variable, how to turn it into a host).
+PLATFORM_HOST_VARIABLES: tuple[tuple[str, str], ...] = (
+    ("RENDER_EXTERNAL_HOSTNAME", "{}"),   # Render: myapp.onrender.com
+    ("RAILWAY_PUBLIC_DOMAIN", "{}"),      # Railway: myapp.up.railway.app
+    ("FLY_APP_NAME", "{}.fly.dev"),       # Fly.io: the app name
+)
+PUBLIC_PATHS = frozenset({"/healthz", "/openapi.json"})
+MAKE_TOKEN = 'python -c "import secrets; print(secrets.token_urlsafe(32))"'
+
+
+def require_token(settings: Settings) -> str:
+    """The static bearer token; HTTP mode refuses to start without one."""
+    token = (settings.token or "").strip()
+    if not token:
+        raise ConfigError(
+            "HTTP mode needs a bearer token: every agent will send it as "
+            "`Authorization: Bearer <token>`. Make one with\n"
+            f"    {MAKE_TOKEN}\n"
+            "and start again with JAMGATE_TOKEN set to it (or `token = \"…\"` in jamgate.toml). "
+            "Serve it over HTTPS only: terminate TLS at a reverse proxy."
+        )
+    return token
+
+
+def weak_token_warning(token: str) -> str | None:
+    if len(token) >= MIN_TOKEN_LENGTH:
+        return None
+    return (f"warning: JAMGATE_TOKEN is only {len(token)} characters; anyone who guesses it "
+            f"reads and rewrites this memory. Make a stronger one with {MAKE_TOKEN}")
+
+
+# ---- hosts ------------------------------------------------------------------------------------
+
+def platform_hosts(environ: dict[str, str] | None = None) -> list[str]:
+    """The public hostname a hosting platform announces in its environment, if any."""
+    env = os.environ if environ is None else environ
+    hosts = []
+    for variable, template in PLATFORM_HOST_VARIABLES:
+        value = env.get(variable, "").strip()
+        if value:
+            hosts.append(template.format(value))
+    return hosts
+
+
+def _bare(host: str) -> str:
+    """`https://Example.com:443/` → `example.com:443`: people paste URLs into the setting."""
+    text = host.strip().lower()
+    if "://" in text:
+        text = text.split("://", 1)[1]
+    return text.split("/", 1)[0]
+
+
+def allowed_hosts(settings: Settings, bind_host: str,
+                  environ: dict[str, str] | None = None) -> list[str]:
+    """Host names this server answers to: loopback, the bind address if it is a specific
+    non-wildcard address, `allowed_hosts` from the settings and the platform's hostname."""
+    names = list(LOOPBACK_NAMES)
+    bind = bind_host.strip().lower()
+    if bind and bind not in ("0.0.0.0", "::", "[::]", "::1"):
+        names.append(f"[{bind}]" if ":" in bind and not bind.startswith("[") else bind)
+    names += [_bare(h) for h in [*settings.allowed_hosts, *platform_hosts(environ)]]
+    return list(dict.fromkeys(n for n in names if n))
+
+
+@dataclass(frozen=True)
+class HostPolicy:
+    """The allowlist, in the two shapes the guards need: Host values and Origin values."""
+
+    names: tuple[str, ...]
+
+    def host_patterns(self) -> list[str]:
+        patterns: list[str] = []
+        for name in self.names:
+            patterns += [name] if _has_port(name) else [name, f"{name}:*"]
+        return patterns
+
+    def origin_patterns(self) -> list[str]:
+        patterns: list[str] = []
+        for name in self.names:
+            for scheme in ("http", "https"):
+                patterns += ([f"{scheme}://{name}"] if _has_port(name)
+                             else [f"{scheme}://{name}", f"{scheme}://{name}:*"])
+        return patterns
+
+    def allows_host(self, host: str | None) -> bool:
+        return host is not None and _matches(host.lower(), self.host_patterns())
+
+    def allows_origin(self, origin: str | None) -> bool:
+        return not origin or _matches(origin.lower().rstrip("/"), self.origin_patterns())
+
+    def transport_security(self) -> TransportSecuritySettings:
+        """The same allowlist for the MCP SDK's own DNS-rebinding check on `/mcp`."""
+        return TransportSecuritySettings(
+            enable_dns_rebinding_protection=True,
+            allowed_hosts=self.host_patterns(),
+            allowed_origins=self.origin_patterns(),
+        )
+
+
+def _has_port(name: str) -> bool:
+    return name.rsplit("]", 1)[-1].count(":") == 1
+
+
+def _matches(value: str, patterns: Iterable[str]) -> bool:
+    for pattern in patterns:
+        if pattern.endswith(":*"):
+            base, _, port = value.rpartition(":")
+            if base == pattern[:-2] and port.isdigit():
+                return True
+        elif value == pattern:
+            return True
+    return False
+
+
+# ---- bearer token -----------------------------------------------------------------------------
+
+class Authenticator:
+    """Maps request headers to a principal: the static token first, then the hook."""
+
+    def __init__(self, token: str, hooks: Hooks, settings: Settings) -> None:
+        self._token = token.encode("utf-8")
+        self._hooks = hooks
+        self._settings = settings
+
+    def principal(self, headers: Headers) -> str | None:
+        presented = bearer_token(headers.get("authorization"))
+        if presented is not None and hmac.compare_digest(presented.encode("utf-8"),
+                                                         self._token):
+            return STATIC_PRINCIPAL
+        found = self._hooks.authenticate(dict(headers.items()), self._settings)
+        return found or None
+
+
+def bearer_token(value: str | None) -> str | None:
+    """The credentials of an `Authorization: Bearer …` header (scheme case-insensitive)."""
+    if not value:
+        return None
+    scheme, _, credentials = value.strip().partition(" ")
+    if scheme.lower() != "bearer" or not credentials.strip():
+        return None
+    return credentials.strip()
+
+
+def challenge(presented: bool) -> str:
+    """The `WWW-Authenticate` value of a 401 (RFC 6750)."""
+    if not presented:
+        return f'Bearer realm="{REALM}"'
+    return (f'Bearer realm="{REALM}", error="invalid_token", '
+            'error_description="the bearer token is not this server\'s JAMGATE_TOKEN"')
+
+
+# ---- the guard --------------------------------------------------------------------------------
+
+Reply = tuple[int, bytes, list[tuple[bytes, bytes]]]
+
+
+def _json(status: int, body: dict[str, object], headers: dict[str, str] | None = None) -> Reply:
+    raw = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    pairs = [(b"content-type", b"application/json"), (b"content-length", str(len(raw)).encode())]
+    pairs += [(k.lower().encode(), v.encode("latin-1")) for k, v in (headers or {}).items()]
+    return status, raw, pairs
+
+
+def error_reply(path: str, status: int, code: str, message: str, *,
+                rpc_code: int = -32001,
+                headers: dict[str, str] | None = None) -> Reply:
+    """An error in the shape the path speaks: REST `{error, message}`, else JSON-RPC."""
+    if path.startswith("/v1/") or path == "/v1" or path in PUBLIC_PATHS:
+        return _json(status, {"error": code, "message": message}, headers)
+    return _json(status, {"jsonrpc": "2.0", "id": None,
+                          "error": {"code": rpc_code, "message": message}}, headers)
+
+
+async def send_reply(send: Send, reply: Reply) -> None:
+    status, body, headers = reply
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+class GuardMiddleware:
+    """Host/Origin check, then authentication, for every path but the public ones."""
+
+    def __init__(self, app: ASGIApp, *, policy: HostPolicy, authenticator: Authenticator) -> None:
+        self.app = app
+        self.policy = policy
+        self.authenticator = authenticator
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["path"] == "/healthz":
+            await self.app(scope, receive, send)
+            return
+        path: str = scope["path"]
+        headers = Headers(scope=scope)
+        host = headers.get("host")
+        if not self.policy.allows_host(host):
+            await send_reply(send, error_reply(
+                path, 421, "misdirected_request",
+                f"this server does not answer to Host {host!r}. If that is its public name, "
+                "add it to JAMGATE_ALLOWED_HOSTS (comma-separated) and restart.",
+            ))
+            return
+        if not self.policy.allows_origin(headers.get("origin")):
+            await send_reply(send, error_reply(
+                path, 403, "forbidden_origin",
+                f"requests from the web origin {headers.get('origin')!r} are not accepted.",
+            ))
+            return
+        if path in PUBLIC_PATHS:
+            await self.app(scope, receive, send)
+            return
+        principal = self.authenticator.principal(headers)
+        if principal is None:
+            presented = headers.get("authorization") is not None
+            await send_reply(send, error_reply(
+                path, 401, "unauthorized",
+                "a valid bearer token is required: send `Authorization: Bearer <JAMGATE_TOKEN>`.",
+                headers={"WWW-Authenticate": challenge(presented)},
+            ))
+            return
+        # The SDK binds each MCP session to the principal that opened it.
+        user = AuthenticatedUser(AccessToken(token=principal, client_id=principal, scopes=[]))
+        scope = {**scope, "user": user, "auth": AuthCredentials([])}
+        await self.app(scope, receive, send)

@@ -1,0 +1,255 @@
+"""Remote mode: MCP over Streamable HTTP at `/mcp`, the REST API at `/v1/memory`, `/healthz`.
+
+One Starlette app, guarded in this order: Host/Origin (421/403), bearer token (401), body
+size (413) — all before any MCP session is looked up. MCP sessions are stateful by default
+(an unknown session id is 404, a missing one 400, an `initialize` carrying a stale id opens a
+fresh session: D-038); `http_stateless = true` serves every request on its own for several
+instances behind a load balancer, at the cost of client provenance for handshake-era clients.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import sys
+import threading
+from collections.abc import AsyncIterator
+from typing import Any
+
+from mcp.server.streamable_http import MCP_SESSION_ID_HEADER
+from mcp.server.streamable_http_manager import StreamableHTTPASGIApp
+from mcp.shared.inbound import MCP_PROTOCOL_VERSION_HEADER
+from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
+from starlette.applications import Starlette
+from starlette.datastructures import Headers
+from starlette.routing import Route
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from jamgate_core import __version__
+from jamgate_core.app import App
+from jamgate_core.errors import ConfigError
+from jamgate_core.server import auth, rest
+from jamgate_core.server.mcp import build_server
+
+DEFAULT_PORT = 8420
+MCP_PATH = "/mcp"
+_SESSION_HEADER = MCP_SESSION_ID_HEADER.lower().encode("latin-1")
+_VERSION_HEADER = MCP_PROTOCOL_VERSION_HEADER.lower().encode("latin-1")
+
+
+# ---- request limits ---------------------------------------------------------------------------
+
+class BodyLimitMiddleware:
+    """413 for a body over `limit` bytes, declared or streamed, before any handler runs.
+
+    The body is read here (at most `limit` bytes) and replayed to the app.
+    """
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = Headers(scope=scope).get("content-length", "")
+        if declared.isdigit() and int(declared) > self.limit:
+            await self._refuse(scope, send)
+            return
+        body = bytearray()
+        trailing: list[Message] = []
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                trailing.append(message)
+                break
+            body.extend(message.get("body", b""))
+            if len(body) > self.limit:
+                await self._refuse(scope, send)
+                return
+            if not message.get("more_body", False):
+                break
+        first: Message = {"type": "http.request", "body": bytes(body), "more_body": False}
+        await self.app(scope, _replay([first, *trailing], receive), send)
+
+    async def _refuse(self, scope: Scope, send: Send) -> None:
+        await auth.send_reply(send, auth.error_reply(
+            scope["path"], 413, "payload_too_large",
+            f"the request body is over {self.limit} bytes (http_max_body_bytes). One memory "
+            "is one short statement; a memory over 32,000 characters is refused anyway.",
+            rpc_code=-32600,
+        ))
+
+
+# ---- D-038: an initialize with a stale session id opens a fresh session ------------------------
+
+class FreshSessionOnInitialize:
+    """Drop the session header from a handshake-era `initialize` POST.
+
+    A client whose server restarted still holds the old session id; the SDK would answer its
+    new `initialize` with 404. An `initialize` always starts a session, so we hand it to the SDK
+    without the stale id and it gets a fresh one. Other requests pass through untouched.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        headers: list[tuple[bytes, bytes]] = scope.get("headers", [])
+        version = next((v.decode("latin-1") for k, v in headers if k == _VERSION_HEADER), None)
+        if (scope["type"] != "http" or scope["method"] != "POST"
+                or not any(k == _SESSION_HEADER for k, _ in headers)
+                or (version is not None and version not in HANDSHAKE_PROTOCOL_VERSIONS)):
+            await self.app(scope, receive, send)
+            return
+        chunks: list[bytes] = []
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                await self.app(scope, _replay([message], receive), send)
+                return
+            chunks.append(message.get("body", b""))
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        if _is_initialize(body):
+            scope = {**scope, "headers": [(k, v) for k, v in headers if k != _SESSION_HEADER]}
+        replay: list[Message] = [{"type": "http.request", "body": body, "more_body": False}]
+        await self.app(scope, _replay(replay, receive), send)
+
+
+def _is_initialize(body: bytes) -> bool:
+    try:
+        message = json.loads(body)
+    except (ValueError, UnicodeDecodeError):
+        return False
+    return isinstance(message, dict) and message.get("method") == "initialize"
+
+
+def _replay(messages: list[Message], receive: Receive) -> Receive:
+    pending = list(messages)
+
+    async def replayed() -> Message:
+        if pending:
+            return pending.pop(0)
+        return await receive()
+
+    return replayed
+
+
+# ---- the app ----------------------------------------------------------------------------------
+
+def build_http_app(app: App, *, bind_host: str = "127.0.0.1",
+                   environ: dict[str, str] | None = None) -> Starlette:
+    """The whole HTTP surface over `app` (which the caller opens and closes).
+
+    Raises ConfigError when no token is configured.
+    """
+    settings = app.settings
+    token = auth.require_token(settings)
+    policy = auth.HostPolicy(tuple(auth.allowed_hosts(settings, bind_host, environ)))
+    api = rest.RestApi(app)
+    server = build_server(app, origin="mcp", limiter=api.limiter)
+    server.streamable_http_app(
+        streamable_http_path=MCP_PATH,
+        stateless_http=settings.http_stateless,
+        transport_security=policy.transport_security(),
+        max_request_body_size=settings.http_max_body_bytes,
+        host=bind_host,
+    )
+    session_manager = server.session_manager
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: Starlette) -> AsyncIterator[None]:
+        async with session_manager.run():
+            yield
+
+    routes = [
+        Route("/healthz", rest.healthz, methods=["GET"]),
+        Route("/openapi.json", rest.openapi, methods=["GET"]),
+        Route(MCP_PATH, FreshSessionOnInitialize(StreamableHTTPASGIApp(session_manager))),
+        *api.routes(),
+    ]
+    starlette = Starlette(routes=routes, lifespan=lifespan,
+                          exception_handlers={404: rest.no_route, 405: rest.no_route})
+    starlette.state.openapi = rest.openapi_document(app)
+    # The last added runs first: Host/Origin and the token, then the body limit.
+    starlette.add_middleware(BodyLimitMiddleware, limit=settings.http_max_body_bytes)
+    starlette.add_middleware(auth.GuardMiddleware, policy=policy,
+                             authenticator=auth.Authenticator(token, app.hooks, settings))
+    return starlette
+
+
+# ---- serving ----------------------------------------------------------------------------------
+
+def resolve_port(cli_port: int | None, settings_port: int | None,
+                 environ: dict[str, str] | None = None) -> tuple[int, str]:
+    """The port and where it came from: `--port` > a platform's `$PORT` > `JAMGATE_PORT`
+    (or `port` in jamgate.toml) > 8420. An unusable `$PORT` is ignored with a warning."""
+    env = os.environ if environ is None else environ
+    if cli_port is not None:
+        return cli_port, "--port"
+    raw = env.get("PORT", "").strip()
+    if raw:
+        if raw.isdigit() and int(raw) <= 65535:
+            return int(raw), "$PORT"
+        print(f"jamgate: ignoring PORT={raw!r}: not a port number.", file=sys.stderr)
+    if settings_port is not None:
+        return settings_port, "JAMGATE_PORT"
+    return DEFAULT_PORT, "default"
+
+
+def serve_http(app: App, *, host: str | None, port: int | None) -> int:
+    """Serve until interrupted; 1 when the configuration cannot be served."""
+    import uvicorn
+
+    settings = app.settings
+    bind_host = host or settings.host
+    bind_port, port_source = resolve_port(port, settings.port)
+    try:
+        asgi: Any = build_http_app(app, bind_host=bind_host)
+    except ConfigError as exc:
+        print(f"jamgate: {exc}", file=sys.stderr)
+        return 1
+    warning = auth.weak_token_warning(auth.require_token(settings))
+    if warning:
+        print(f"jamgate: {warning}", file=sys.stderr)
+    shown = f"[{bind_host}]" if ":" in bind_host else bind_host
+    describe = app.describe()
+    mode = "stateless" if settings.http_stateless else "stateful sessions"
+    print(
+        f"Jamgate {__version__}: MCP on http://{shown}:{bind_port}{MCP_PATH} ({mode}), REST on "
+        f"/v1/memory, port from {port_source}; bearer token required; terminate TLS at a "
+        f"reverse proxy. Store: {describe['store']} at {describe['location']}.",
+        file=sys.stderr,
+    )
+    if port_source == "$PORT" and bind_host in ("127.0.0.1", "localhost", "::1"):
+        print("jamgate: $PORT is set but the server listens on loopback only; on a hosting "
+              "platform set JAMGATE_HOST=0.0.0.0.", file=sys.stderr)
+    config = uvicorn.Config(
+        asgi, host=bind_host, port=bind_port, lifespan="on", log_level="warning",
+        access_log=False,  # URLs carry recall queries: memory content stays off stderr
+        timeout_graceful_shutdown=5,
+    )
+    # uvicorn shuts down gracefully on SIGINT/SIGTERM, then re-raises the signal: turn that
+    # into a normal return so the caller closes the store and runs the shutdown hooks.
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _stop) if main else None
+    try:
+        with contextlib.suppress(KeyboardInterrupt, _Stopped):
+            uvicorn.Server(config).run()
+    finally:
+        if main:
+            signal.signal(signal.SIGTERM, previous)
+    return 0
+
+
+class _Stopped(Exception):
+    pass
+
+
+def _stop(signum: int, frame: object) -> None:
+    raise _Stopped

@@ -1,0 +1,148 @@
+"""Starting remote mode: the token requirement, ports, hosts and the authentication hook."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx2
+import pytest
+from live_server import free_socket
+
+from jamgate_core.app import open_app
+from jamgate_core.hookspecs import hookimpl
+from jamgate_core.server import auth
+from jamgate_core.server.http import build_http_app, resolve_port, serve_http
+from jamgate_core.settings import Settings, load_settings
+
+
+@pytest.mark.parametrize("cli, env, settings_port, expected", [
+    (None, {}, None, (8420, "default")),
+    (None, {}, 9001, (9001, "JAMGATE_PORT")),
+    (None, {"PORT": "10000"}, 9001, (10000, "$PORT")),
+    (7000, {"PORT": "10000"}, 9001, (7000, "--port")),
+    (None, {"PORT": "http"}, 9001, (9001, "JAMGATE_PORT")),
+    (None, {"PORT": "70000"}, None, (8420, "default")),
+])
+def test_port_precedence(cli: int | None, env: dict[str, str], settings_port: int | None,
+                         expected: tuple[int, str]) -> None:
+    assert resolve_port(cli, settings_port, env) == expected
+
+
+def test_allowed_hosts_add_settings_and_platform_names() -> None:
+    settings = Settings(allowed_hosts=["https://Memory.Example.com/", "lan-box:8420"])
+    names = auth.allowed_hosts(settings, "192.168.1.20", {
+        "RENDER_EXTERNAL_HOSTNAME": "jam.onrender.com", "FLY_APP_NAME": "jam-memory"})
+    assert names == ["127.0.0.1", "localhost", "[::1]", "192.168.1.20", "memory.example.com",
+                     "lan-box:8420", "jam.onrender.com", "jam-memory.fly.dev"]
+    policy = auth.HostPolicy(tuple(names))
+    assert policy.allows_host("memory.example.com")
+    assert policy.allows_host("Memory.Example.com:443")
+    assert policy.allows_host("lan-box:8420")
+    assert not policy.allows_host("lan-box:8421")
+    assert policy.allows_host("[::1]:8420")
+    assert not policy.allows_host("evil.com")
+    assert not policy.allows_host("memory.example.com.evil.com")
+    assert not policy.allows_host(None)
+    assert policy.allows_origin("https://jam.onrender.com")
+    assert not policy.allows_origin("https://evil.com")
+    assert policy.allows_origin(None)
+
+
+def test_wildcard_bind_address_is_not_an_allowed_host() -> None:
+    assert auth.allowed_hosts(Settings(), "0.0.0.0", {}) == ["127.0.0.1", "localhost", "[::1]"]
+
+
+def test_allowed_hosts_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("JAMGATE_ALLOWED_HOSTS", "a.example, b.example")
+    assert load_settings().allowed_hosts == ["a.example", "b.example"]
+
+
+def test_serve_http_refuses_to_start_without_a_token(capsys: pytest.CaptureFixture[str]) -> None:
+    with open_app(load_settings(store="memory")) as app:
+        assert serve_http(app, host=None, port=None) == 1
+    err = capsys.readouterr().err
+    assert "JAMGATE_TOKEN" in err
+    assert "secrets.token_urlsafe(32)" in err
+
+
+def test_weak_token_warning() -> None:
+    assert auth.weak_token_warning("short") is not None
+    assert auth.weak_token_warning("x" * 32) is None
+
+
+class HeaderKey:
+    """A third-party authenticator: a shared key in its own header."""
+
+    @hookimpl
+    def jamgate_authenticate(self, headers: dict[str, str], settings: Settings) -> str | None:
+        return "phone" if headers.get("x-api-key") == "let-me-in" else None
+
+
+@pytest.mark.anyio
+async def test_authenticate_hook_admits_its_principals() -> None:
+    with open_app(load_settings(store="memory", token="t" * 32)) as app:
+        app.pm.register(HeaderKey())
+        transport = httpx2.ASGITransport(app=build_http_app(app))
+        async with httpx2.AsyncClient(transport=transport,
+                                      base_url="http://127.0.0.1:8420") as http:
+            assert (await http.get("/v1/memory")).status_code == 401
+            assert (await http.get("/v1/memory", headers={"X-Api-Key": "nope"})).status_code == 401
+            assert (await http.get("/v1/memory",
+                                   headers={"X-Api-Key": "let-me-in"})).status_code == 200
+            assert (await http.get("/v1/memory", headers={
+                "Authorization": "Bearer " + "t" * 32})).status_code == 200
+
+
+# ---- the real command ------------------------------------------------------------------------
+
+def _env(home: Path, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("JAMGATE_") and k != "PORT"}
+    return {**env, "JAMGATE_HOME": str(home), "JAMGATE_EMBEDDER": "none", **extra}
+
+
+def test_cli_without_a_token_exits_with_advice(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "jamgate_core.cli", "serve", "--http"],
+                          env=_env(tmp_path / "home"), capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 2  # a configuration error, refused before anything opens
+    assert "secrets.token_urlsafe" in done.stderr
+    assert not (tmp_path / "home" / "memory.db").exists()
+
+
+@pytest.mark.slow
+def test_cli_serves_on_the_platform_port(tmp_path: Path) -> None:
+    """JAMGATE_HTTP=1 and $PORT, as a hosting platform starts it; $PORT beats JAMGATE_PORT."""
+    sock = free_socket()
+    port = sock.getsockname()[1]
+    sock.close()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "jamgate_core.cli", "serve"],
+        env=_env(tmp_path / "home", JAMGATE_HTTP="1", JAMGATE_TOKEN="k" * 32,
+                 JAMGATE_PORT="1", PORT=str(port)),
+        stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                health = httpx2.get(f"http://127.0.0.1:{port}/healthz", timeout=2)
+                break
+            except httpx2.TransportError:
+                assert process.poll() is None, process.stderr.read()  # type: ignore[union-attr]
+                assert time.monotonic() < deadline, "the server did not come up"
+                time.sleep(0.1)
+        assert health.json()["status"] == "ok"
+        saved = httpx2.post(f"http://127.0.0.1:{port}/v1/memory",
+                            json={"text": "Jam's spare key is with the neighbour"},
+                            headers={"Authorization": "Bearer " + "k" * 32}, timeout=10)
+        assert saved.status_code == 201
+    finally:
+        process.terminate()
+        _, err = process.communicate(timeout=30)
+    assert process.returncode == 0
+    assert f"127.0.0.1:{port}/mcp" in err and "port from $PORT" in err
+    assert "Jam's spare key" not in err  # no memory content on stderr
