@@ -188,6 +188,16 @@ class SaveRequest(BaseModel):
     provenance: str | None = None
     created_at: datetime | None = None
     id: str | None = None
+    # Set only by imports restating a record another store already judged (native and
+    # predecessor files). `status="superseded"` is history: it passes the stateless stages but
+    # is never judged against the active set, is stored as history and retires nothing.
+    # `keep_subject` keeps an absent subject absent (no derivation), as it was recorded.
+    status: Status = "active"
+    updated_at: datetime | None = None
+    expires_at: datetime | None = None
+    superseded_by: str | None = None
+    superseded_at: datetime | None = None
+    keep_subject: bool = False
 
 
 class Candidate(BaseModel):
@@ -209,6 +219,10 @@ class Candidate(BaseModel):
     client: ClientInfo | None = None
     provenance: str | None = None
     origin: str = "mcp"
+    status: Status = "active"
+    updated_at: datetime | None = None
+    superseded_by: str | None = None
+    superseded_at: datetime | None = None
     embedding: list[float] | None = Field(default=None, repr=False)
     embedding_model: str | None = None
     annotations: dict[str, Any] = Field(default_factory=dict)
@@ -217,10 +231,19 @@ class Candidate(BaseModel):
     def key(self) -> str:
         return text_key(self.text)
 
+    @property
+    def is_history(self) -> bool:
+        """An imported record that was already superseded where it came from."""
+        return self.status == "superseded"
+
     def to_record(self, status: Status = "active", superseded_by: str | None = None,
                   now: datetime | None = None) -> MemoryRecord:
-        """The record to store for this candidate."""
+        """The record to store for this candidate. A recorded `updated_at` (an import) is
+        kept when the record is stored with the status it was recorded with."""
         stamp = now or self.created_at
+        updated = self.created_at if status == "active" else stamp
+        if self.updated_at is not None and status == self.status:
+            updated = self.updated_at
         return MemoryRecord(
             id=self.id,
             text=self.text,
@@ -230,7 +253,7 @@ class Candidate(BaseModel):
             source=self.source,
             status=status,
             created_at=self.created_at,
-            updated_at=self.created_at if status == "active" else stamp,
+            updated_at=updated,
             expires_at=self.expires_at,
             superseded_by=superseded_by,
             superseded_at=stamp if status == "superseded" else None,

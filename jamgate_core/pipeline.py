@@ -7,10 +7,10 @@ refuses when any of it changed, and the pipeline judges again (a bounded number 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from jamgate_core.contracts import Embedder, EmbedKind, Preconditions, Stage, Store, WritePlan
 from jamgate_core.errors import InvalidArgument, PreconditionFailed, StoreUnavailable
@@ -76,26 +76,33 @@ class OverlayView(StoreView):
         super().__init__(base.store, base.scope, base.now)
         self.base = base
         self._inserted: dict[str, MemoryRecord] = {}
+        # Inserted ids by text key and by subject, so a lookup never scans the whole batch.
+        self._inserted_by_key: dict[str, list[str]] = {}
+        self._inserted_by_subject: dict[str, list[str]] = {}
         self._retired: set[str] = set()
         self._upgraded: dict[str, MemoryRecord] = {}
 
-    def _merged(self, found: list[MemoryRecord], match: Callable[[MemoryRecord], bool]
-                ) -> list[MemoryRecord]:
+    def _merged(self, found: list[MemoryRecord], inserted: Sequence[str]) -> list[MemoryRecord]:
         kept = [self._upgraded.get(r.id, r) for r in found if r.id not in self._retired]
-        return kept + [r for r in self._inserted.values()
-                       if r.status == "active" and r.id not in self._retired and match(r)]
+        return kept + [self._upgraded.get(i, self._inserted[i]) for i in inserted
+                       if self._inserted[i].status == "active" and i not in self._retired]
 
     def by_text_key(self, key: str) -> list[MemoryRecord]:
-        return self._merged(self.base.by_text_key(key), lambda r: r.key == key)
+        return self._merged(self.base.by_text_key(key), self._inserted_by_key.get(key, []))
 
     def by_subject(self, subject: str) -> list[MemoryRecord]:
-        return self._merged(self.base.by_subject(subject), lambda r: r.subject == subject)
+        return self._merged(self.base.by_subject(subject),
+                            self._inserted_by_subject.get(subject, []))
 
     def nearest(self, vector: list[float], limit: int = 5) -> list[tuple[MemoryRecord, float]]:
         return [hit for hit in self.base.nearest(vector, limit) if hit[0].id not in self._retired]
 
     def preconditions(self) -> Preconditions:
         return self.base.preconditions()
+
+    def holds(self, record_id: str) -> MemoryRecord | None:
+        """A record the batch has already decided to insert, by id."""
+        return self._inserted.get(record_id)
 
     def apply(self, plan: WritePlan) -> None:
         """Take a decided plan into the view."""
@@ -107,6 +114,52 @@ class OverlayView(StoreView):
                 self._upgraded[record_id] = current.model_copy(update={"source": source})
         if plan.insert is not None:
             self._inserted[plan.insert.id] = plan.insert
+            self._inserted_by_key.setdefault(plan.insert.key, []).append(plan.insert.id)
+            if plan.insert.subject is not None:
+                self._inserted_by_subject.setdefault(plan.insert.subject, []).append(
+                    plan.insert.id)
+
+
+class _WithoutLiveFacts:
+    """A store whose live-fact lookups answer nothing, for stages that reach past the view
+    (`ctx.view.store.search`); every other call goes to the store."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)
+
+    def by_text_key(self, scope: str, key: str) -> list[MemoryRecord]:
+        return []
+
+    def by_subject(self, scope: str, subject: str) -> list[MemoryRecord]:
+        return []
+
+    def search(self, scope: str, query: str, **kwargs: Any) -> list[tuple[MemoryRecord, float]]:
+        return []
+
+    def nearest(self, scope: str, vector: list[float], **kwargs: Any
+                ) -> list[tuple[MemoryRecord, float]]:
+        return []
+
+
+class HistoryView(StoreView):
+    """What imported history sees of the store: nothing. A record that was already
+    superseded where it came from is not a live fact, so it is never compared with the
+    active set (no duplicate, conflict or supersession); the stateless stages still judge it."""
+
+    def __init__(self, base: StoreView) -> None:
+        super().__init__(_WithoutLiveFacts(base.store), base.scope, base.now)
+
+    def by_text_key(self, key: str) -> list[MemoryRecord]:
+        return []
+
+    def by_subject(self, subject: str) -> list[MemoryRecord]:
+        return []
+
+    def nearest(self, vector: list[float], limit: int = 5) -> list[tuple[MemoryRecord, float]]:
+        return []
 
 
 @dataclass
@@ -172,10 +225,17 @@ class Pipeline:
             source=request.source,
             scope=canonical_scope(request.scope),
             created_at=request.created_at or now,
+            expires_at=request.expires_at,
             client=request.client,
             provenance=request.provenance,
             origin=origin,
+            status=request.status,
+            updated_at=request.updated_at,
+            superseded_by=request.superseded_by,
+            superseded_at=request.superseded_at,
         )
+        if request.keep_subject:
+            candidate = candidate.model_copy(update={"subject_given": True})
         return self.hooks.prepare_candidate(candidate)
 
     def save(self, request: SaveRequest, *, origin: str = "mcp", dry_run: bool = False) -> Verdict:
@@ -228,6 +288,8 @@ class Pipeline:
                                               reason_code="validation.invalid_argument",
                                               message=f"Not imported: {exc}")
                     continue
+                if judgement.terminal is None and requests[index].id:
+                    judgement.terminal = self._known_id(judgement.candidate, view)
                 verdict, plan = self._conclude(judgement, now, None if dry_run else ctx)
                 if plan is not None and not plan.empty:
                     view.apply(plan)
@@ -248,7 +310,25 @@ class Pipeline:
             "nothing was written. Try again."
         )
 
+    @staticmethod
+    def _known_id(candidate: Candidate, view: OverlayView) -> StageResult | None:
+        """An imported id already stored in the scope: the same text is a duplicate (a
+        re-import), another text is refused, so an import never overwrites a memory."""
+        existing = view.holds(candidate.id) or view.store.get(view.scope, candidate.id)
+        if existing is None:
+            return None
+        if existing.key == candidate.key:
+            return StageResult(decision="duplicate", reason_code="import.known_id",
+                               message=f'Already known (same id): "{existing.text}".',
+                               existing_id=existing.id)
+        return StageResult.reject(
+            "import.id_taken",
+            f"Not imported: id {candidate.id} already belongs to another memory in scope "
+            f'"{view.scope}". Remove the id from the file to import it as a new memory.')
+
     def _judge(self, candidate: Candidate, ctx: StageContext) -> _Judgement:
+        if candidate.is_history:
+            ctx = replace(ctx, view=HistoryView(ctx.view))
         state = _Judgement(candidate=candidate)
         for configured in self.stages:
             result = self._run(configured, state.candidate, ctx)
@@ -311,9 +391,16 @@ class Pipeline:
         if ctx is not None and ctx.embedder is not None and candidate.embedding is None:
             candidate = candidate.model_copy(update={
                 "embedding": ctx.embed(candidate.text), "embedding_model": ctx.embedder.model_id})
-        if state.history_of:
+        retire: list[str] = []
+        if candidate.is_history:
+            record = candidate.to_record("superseded", superseded_by=candidate.superseded_by,
+                                         now=candidate.superseded_at or now)
+            decision = "saved"
+            state.reason_code = state.reason_code or "import.history"
+            state.message = state.message or f'Saved as history: "{candidate.text}"'
+        elif state.history_of:
             record = candidate.to_record("superseded", superseded_by=state.history_of, now=now)
-            decision, retire = "saved", []
+            decision = "saved"
         else:
             record = candidate.to_record()
             retire = state.retire

@@ -19,11 +19,13 @@ import anyio
 import mcp_types as types
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
+from mcp.shared.exceptions import MCPError
+from mcp_types.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS
 from pydantic import BaseModel
 
-from jamgate_core import __version__, arguments
+from jamgate_core import __version__, arguments, profile
 from jamgate_core.app import LIST_CAP, RECALL_CAP, App
-from jamgate_core.errors import JamgateError
+from jamgate_core.errors import JamgateError, NotFound
 from jamgate_core.models import ClientInfo, ForgetResult, ListResult, RecallResult, Verdict
 from jamgate_core.server import render
 
@@ -244,9 +246,31 @@ def build_server(app: App, *, origin: str = "mcp",
             structured_content=model.model_dump(mode="json"),
         )
 
+    async def list_resources(
+        ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListResourcesResult:
+        return types.ListResourcesResult(resources=[types.Resource(
+            name=profile.PROFILE_NAME, title=profile.PROFILE_TITLE, uri=profile.PROFILE_URI,
+            description=profile.PROFILE_DESCRIPTION, mime_type=profile.PROFILE_MIME)])
+
+    async def read_resource(
+        ctx: ServerRequestContext[Any, Any], params: types.ReadResourceRequestParams
+    ) -> types.ReadResourceResult:
+        uri = str(params.uri)
+        try:
+            text = await anyio.to_thread.run_sync(
+                partial(profile.read_profile, app, uri), limiter=limiter)
+        except NotFound as exc:
+            raise MCPError(code=INVALID_PARAMS, message=str(exc)) from exc
+        except JamgateError as exc:
+            raise MCPError(code=INTERNAL_ERROR, message=f"{uri}: {exc}") from exc
+        return types.ReadResourceResult(contents=[types.TextResourceContents(
+            uri=uri, mime_type=profile.PROFILE_MIME, text=text)])
+
     return Server(
         "jamgate", version=__version__, instructions=INSTRUCTIONS,
         on_list_tools=list_tools, on_call_tool=call_tool,
+        on_list_resources=list_resources, on_read_resource=read_resource,
     )
 
 

@@ -156,3 +156,15 @@ async def test_scopes_confine_every_tool(client: Client) -> None:
     assert error
     _, _, mine = await call(client, "recall_memory", {"query": "emacs", "scope": "work/greek"})
     assert [m["id"] for m in mine["memories"]] == [work["id"]]
+
+
+async def test_profile_resource(client: Client) -> None:
+    await call(client, "save_memory", {"text": "Jam is a compiler engineer", "type": "identity"})
+    await call(client, "save_memory", {"text": "Jam wants short answers", "type": "preference"})
+    await call(client, "save_memory", {"text": "Jam is fixing the parser", "type": "state"})
+    resources = (await client.list_resources()).resources
+    assert [str(r.uri) for r in resources] == ["memory://profile"]
+    contents = (await client.read_resource("memory://profile")).contents
+    text = contents[0].text  # type: ignore[union-attr]
+    assert "compiler engineer" in text and "short answers" in text
+    assert "fixing the parser" not in text
