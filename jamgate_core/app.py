@@ -3,6 +3,7 @@ every transport shares (save, check, recall, forget, list)."""
 
 from __future__ import annotations
 
+import sys
 import threading
 from datetime import timedelta
 from pathlib import Path
@@ -137,7 +138,11 @@ class App:
         query = query.strip()
         vector = None
         if query and self.embedder is not None:
-            vector = self.embedder.embed([query], "query")[0]
+            try:
+                vector = self.embedder.embed([query], "query")[0]
+            except Exception as exc:  # recall still answers, by words alone
+                print(f"jamgate: the embedder failed ({exc.__class__.__name__}: {exc}); this recall "
+                      "is lexical-only.", file=sys.stderr)
         hits = self.store.search(scope, query, limit=min(limit, RECALL_CAP), type=type,
                                  now=utcnow(), vector=vector)
         memories = [ScoredMemory.of(record, score) for record, score in hits]

@@ -121,8 +121,11 @@ def decision_entry(verdict: Verdict, candidate: Candidate, text: str, origin: st
                    redact: bool) -> dict[str, Any]:
     """The log entry of one judged save; `text` is already redacted when it must be."""
     subject = candidate.subject
+    scope = None if candidate.scope == DEFAULT_SCOPE else candidate.scope
     if redact and not candidate.subject_given:
         subject = None  # it may have been derived from the text
+    if redact and verdict.reason_code.startswith("secret."):
+        subject = scope = None  # the secret may be in either
     return _compact({
         "ts": iso(utcnow()),
         "decision": verdict.decision,
@@ -131,7 +134,7 @@ def decision_entry(verdict: Verdict, candidate: Candidate, text: str, origin: st
         "type": candidate.type,
         "subject": subject,
         "source": candidate.source,
-        "scope": None if candidate.scope == DEFAULT_SCOPE else candidate.scope,
+        "scope": scope,
         "client": candidate.client.name if candidate.client else None,
         "origin": origin,
         "superseded": list(verdict.superseded_ids),

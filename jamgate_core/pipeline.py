@@ -13,7 +13,12 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal
 
 from jamgate_core.contracts import Embedder, EmbedKind, Preconditions, Stage, Store, WritePlan
-from jamgate_core.errors import InvalidArgument, PreconditionFailed, StoreUnavailable
+from jamgate_core.errors import (
+    InvalidArgument,
+    PreconditionFailed,
+    StoreError,
+    StoreUnavailable,
+)
 from jamgate_core.models import (
     Candidate,
     MemoryRecord,
@@ -233,6 +238,7 @@ class Pipeline:
             updated_at=request.updated_at,
             superseded_by=request.superseded_by,
             superseded_at=request.superseded_at,
+            annotations={"raw_subject": request.subject, "raw_scope": request.scope},
         )
         if request.keep_subject:
             candidate = candidate.model_copy(update={"subject_given": True})
@@ -352,8 +358,8 @@ class Pipeline:
              ctx: StageContext) -> StageResult | None:
         try:
             return self.hooks.run_stage(configured.stage, candidate, ctx)
-        except InvalidArgument:
-            raise  # a usage error, not a verdict
+        except (InvalidArgument, StoreError):
+            raise  # a usage error or a store fault, not a verdict: the agent gets a tool error
         except Exception as exc:
             if configured.on_error == "fail_open":
                 return StageResult(
@@ -389,8 +395,15 @@ class Pipeline:
                 memory=self._existing_view(candidate.scope, existing),
             ), plan
         if ctx is not None and ctx.embedder is not None and candidate.embedding is None:
-            candidate = candidate.model_copy(update={
-                "embedding": ctx.embed(candidate.text), "embedding_model": ctx.embedder.model_id})
+            try:
+                candidate = candidate.model_copy(update={
+                    "embedding": ctx.embed(candidate.text),
+                    "embedding_model": ctx.embedder.model_id})
+            except Exception as exc:  # the memory is kept; `jamgate reindex` adds the vector
+                state.notices.append(
+                    f"The embedder failed ({type(exc).__name__}), so this memory was stored "
+                    "without a vector: recall finds it by its words until `jamgate reindex` "
+                    "runs.")
         retire: list[str] = []
         if candidate.is_history:
             record = candidate.to_record("superseded", superseded_by=candidate.superseded_by,

@@ -17,8 +17,8 @@ from typing import Any
 from jamgate_core.contracts import LOCAL, Store
 from jamgate_core.errors import StoreUnavailable
 
-_CALLS = ("by_text_key", "by_subject", "get", "resolve_id", "search", "nearest", "list",
-          "write", "delete", "compact", "integrity_check")
+# Everything else callable (data calls, including ones added to the contract later) is timed.
+_UNTIMED = frozenset({"open", "close", "location", "bind_embedder"})
 
 
 class TimedStore:
@@ -30,7 +30,7 @@ class TimedStore:
 
     def __getattr__(self, name: str) -> Any:
         attribute = getattr(self._store, name)
-        if name not in _CALLS:
+        if name in _UNTIMED or name.startswith("_") or not callable(attribute):
             return attribute
         return functools.partial(self._call, name, attribute)
 

@@ -154,6 +154,10 @@ class CredentialsStage:
 
     def evaluate(self, candidate: Candidate, ctx: StageContext) -> StageResult:
         found = self.detect(candidate.text)
+        for field in ("subject", "scope"):  # as the caller sent them, before canonical form
+            raw = candidate.annotations.get(f"raw_{field}")
+            if found is None and isinstance(raw, str) and raw:
+                found = self.detect(raw)
         if found is None:
             return StageResult.passed()
         kind, label = found
