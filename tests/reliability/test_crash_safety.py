@@ -8,6 +8,7 @@ holds every acknowledged save; at most the one save in flight is there unacknowl
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import signal
@@ -57,7 +58,8 @@ def save_until_killed(env: dict[str, str], acks: int, rng: random.Random,
         killer.join()
         session.process.wait(timeout=30)
         assert session.process.stdin is not None and session.process.stdout is not None
-        session.process.stdin.close()
+        with contextlib.suppress(BrokenPipeError):  # unflushed bytes to a dead process
+            session.process.stdin.close()
         session.process.stdout.close()
     assert session.process.returncode == -signal.SIGKILL, "the server died of something else"
     return acknowledged
