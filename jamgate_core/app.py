@@ -46,6 +46,7 @@ class App:
         self.store_name, raw_store = loader.load_store(self.settings)
         self.store = with_deadline(raw_store, self.settings.store_timeout_seconds)
         self.embedder = loader.load_embedder(self.settings)
+        loader.bind_embedder(self.store_name, raw_store, self.embedder)
         self.stages = loader.load_stages(self.settings)
         for component, name in [
             (raw_store, f"{loader.STORES}:{self.store_name}"),
@@ -141,8 +142,9 @@ class App:
             try:
                 vector = self.embedder.embed([query], "query")[0]
             except Exception as exc:  # recall still answers, by words alone
-                print(f"jamgate: the embedder failed ({exc.__class__.__name__}: {exc}); this recall "
-                      "is lexical-only.", file=sys.stderr)
+                failure = f"{exc.__class__.__name__}: {exc}"
+                print(f"jamgate: the embedder failed ({failure}); this recall is lexical-only.",
+                      file=sys.stderr)
         hits = self.store.search(scope, query, limit=min(limit, RECALL_CAP), type=type,
                                  now=utcnow(), vector=vector)
         memories = [ScoredMemory.of(record, score) for record, score in hits]

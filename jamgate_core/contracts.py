@@ -149,6 +149,76 @@ class Store(Protocol):
 
 
 @runtime_checkable
+class Reindexable(Protocol):
+    """A store whose vectors `jamgate reindex` can fill in (all three bundled stores).
+
+    A separate protocol, so a store without it still loads: reindex then says it cannot.
+    """
+
+    def missing_vectors(self, model_id: str, limit: int) -> builtins.list[MemoryRecord]:
+        """Up to `limit` active records, in any scope, that lack a vector or hold one from
+        another model than `model_id`; oldest first (a deterministic order)."""
+
+    def set_vectors(self, updates: Sequence[tuple[str, str, builtins.list[float], str]]) -> int:
+        """Store each (scope, record id, vector, model id) in one atomic step; records gone
+        meanwhile are skipped. Returns how many were updated."""
+
+
+SecretKind = Literal["code", "access", "refresh"]
+
+
+@dataclass(frozen=True)
+class AuthSecret:
+    """One OAuth secret Jamgate issued, kept by its SHA-256 only (remote mode).
+
+    `key` is the hex SHA-256 of the secret (an authorization code, an access or a refresh
+    token); the secret itself is never stored. Everything issued from one consent shares
+    `grant_id`, so revoking a grant revokes all of it. `data` is opaque JSON owned by the
+    OAuth server (scopes, redirect URI, PKCE challenge, resource). Times are epoch seconds.
+    """
+
+    kind: SecretKind
+    key: str
+    client_id: str
+    grant_id: str
+    expires_at: float
+    data: str = "{}"
+    revoked_at: float | None = None
+
+
+@runtime_checkable
+class AuthState(Protocol):
+    """Where remote mode keeps OAuth state: registered clients and secret hashes.
+
+    Implemented by the configured store, so every instance sharing one store accepts the
+    others' tokens. Each method is atomic, across processes for a `cross_process` store.
+    """
+
+    def oauth_save_client(self, client_id: str, document: str, now: float) -> None:
+        """Register a client (`document` is its JSON registration record)."""
+
+    def oauth_client(self, client_id: str) -> str | None:
+        """The client's registration record, or None."""
+
+    def oauth_put(self, secret: AuthSecret) -> None:
+        """Store a secret's hash. Storing a `code` marks its client as authorized."""
+
+    def oauth_get(self, kind: SecretKind, key: str) -> AuthSecret | None:
+        """The secret with this hash (revoked and expired ones included), or None."""
+
+    def oauth_take(self, kind: SecretKind, key: str, now: float) -> AuthSecret | None:
+        """Revoke the secret at `now` and return it as it was before (so `revoked_at` set
+        means someone took it first); None when unknown. The single-use primitive."""
+
+    def oauth_revoke_grant(self, grant_id: str, now: float) -> int:
+        """Revoke every unrevoked secret of a grant; how many were revoked."""
+
+    def oauth_prune(self, now: float, unused_client_seconds: float) -> int:
+        """Delete secrets that expired before `now`, and clients never authorized that were
+        registered more than `unused_client_seconds` ago; how many rows went."""
+
+
+@runtime_checkable
 class Embedder(Protocol):
     """Text to vectors. `kind` selects the query or passage prefix of models that use one."""
 

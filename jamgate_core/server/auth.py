@@ -6,9 +6,13 @@ session is looked up:
 1. **Host and Origin** (DNS-rebinding protection): the `Host` header must name this server —
    loopback by default, plus `JAMGATE_ALLOWED_HOSTS` and a platform's external hostname —
    else 421; a browser `Origin` from anywhere else is 403.
-2. **Bearer token**: `Authorization: Bearer <JAMGATE_TOKEN>`, compared in constant time, or a
+2. **Bearer token**: `Authorization: Bearer <JAMGATE_TOKEN>`, compared in constant time, an
+   access token the OAuth server issued (looked up by its hash in a worker thread), or a
    principal returned by a `jamgate_authenticate` hook implementation; else 401 with a
-   `WWW-Authenticate` challenge.
+   `WWW-Authenticate` challenge (pointing at the RFC 9728 metadata when OAuth is on).
+
+The OAuth endpoints and everything under `/.well-known/` need no token; the OAuth JSON
+endpoints skip the Origin check too, since browser-based clients call them cross-origin.
 
 The MCP SDK's own host check stays on behind these (the same allowlist is handed to it), and
 an authenticated request carries its principal in `scope["user"]` the way the SDK expects, so
@@ -20,9 +24,10 @@ from __future__ import annotations
 import hmac
 import json
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+import anyio.to_thread
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from mcp.server.auth.provider import AccessToken
 from mcp.server.transport_security import TransportSecuritySettings
@@ -154,21 +159,32 @@ def _matches(value: str, patterns: Iterable[str]) -> bool:
 
 # ---- bearer token -----------------------------------------------------------------------------
 
-class Authenticator:
-    """Maps request headers to a principal: the static token first, then the hook."""
+# An issued access token's check: token → (client id, scopes), or None. Runs in a thread.
+IssuedCheck = Callable[[str], tuple[str, list[str]] | None]
 
-    def __init__(self, token: str, hooks: Hooks, settings: Settings) -> None:
+
+class Authenticator:
+    """Maps request headers to a principal: the static token, an issued token, the hook."""
+
+    def __init__(self, token: str, hooks: Hooks, settings: Settings,
+                 issued: IssuedCheck | None = None) -> None:
         self._token = token.encode("utf-8")
         self._hooks = hooks
         self._settings = settings
+        self.issued = issued
 
-    def principal(self, headers: Headers) -> str | None:
+    async def identify(self, headers: Headers) -> AuthenticatedUser | None:
+        """The user a request authenticates as, or None."""
         presented = bearer_token(headers.get("authorization"))
         if presented is not None and hmac.compare_digest(presented.encode("utf-8"),
                                                          self._token):
-            return STATIC_PRINCIPAL
-        found = self._hooks.authenticate(dict(headers.items()), self._settings)
-        return found or None
+            return _user(STATIC_PRINCIPAL, [])
+        if presented is not None and self.issued is not None:
+            found = await anyio.to_thread.run_sync(self.issued, presented)
+            if found is not None:
+                return _user(*found)
+        principal = self._hooks.authenticate(dict(headers.items()), self._settings)
+        return _user(principal, []) if principal else None
 
 
 def bearer_token(value: str | None) -> str | None:
@@ -181,12 +197,21 @@ def bearer_token(value: str | None) -> str | None:
     return credentials.strip()
 
 
-def challenge(presented: bool) -> str:
-    """The `WWW-Authenticate` value of a 401 (RFC 6750)."""
-    if not presented:
-        return f'Bearer realm="{REALM}"'
-    return (f'Bearer realm="{REALM}", error="invalid_token", '
-            'error_description="the bearer token is not this server\'s JAMGATE_TOKEN"')
+def _user(principal: str, scopes: list[str]) -> AuthenticatedUser:
+    # The SDK binds each MCP session to the principal (the client id) that opened it.
+    return AuthenticatedUser(AccessToken(token=principal, client_id=principal, scopes=scopes))
+
+
+def challenge(presented: bool, resource_metadata: str | None = None) -> str:
+    """The `WWW-Authenticate` value of a 401 (RFC 6750, RFC 9728 §5.1)."""
+    value = f'Bearer realm="{REALM}"'
+    if presented:
+        issued = " nor a live token this server issued" if resource_metadata else ""
+        value += (', error="invalid_token", error_description="the bearer token is not this '
+                  f"server's JAMGATE_TOKEN{issued}\"")
+    if resource_metadata:
+        value += f', resource_metadata="{resource_metadata}"'
+    return value
 
 
 # ---- the guard --------------------------------------------------------------------------------
@@ -217,13 +242,23 @@ async def send_reply(send: Send, reply: Reply) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
+# The 401's pointer to the protected-resource metadata: (scope, path) → URL. None = no OAuth.
+MetadataPointer = Callable[[Scope, str], str]
+
+
 class GuardMiddleware:
     """Host/Origin check, then authentication, for every path but the public ones."""
 
-    def __init__(self, app: ASGIApp, *, policy: HostPolicy, authenticator: Authenticator) -> None:
+    def __init__(self, app: ASGIApp, *, policy: HostPolicy, authenticator: Authenticator,
+                 open_paths: frozenset[str] = frozenset(),
+                 cross_origin_paths: frozenset[str] = frozenset(),
+                 metadata_pointer: MetadataPointer | None = None) -> None:
         self.app = app
         self.policy = policy
         self.authenticator = authenticator
+        self.open_paths = open_paths
+        self.cross_origin_paths = cross_origin_paths
+        self.metadata_pointer = metadata_pointer
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["path"] == "/healthz":
@@ -239,25 +274,27 @@ class GuardMiddleware:
                 "add it to JAMGATE_ALLOWED_HOSTS (comma-separated) and restart.",
             ))
             return
-        if not self.policy.allows_origin(headers.get("origin")):
+        cross_origin = path in self.cross_origin_paths or path.startswith("/.well-known/")
+        if not cross_origin and not self.policy.allows_origin(headers.get("origin")):
             await send_reply(send, error_reply(
                 path, 403, "forbidden_origin",
                 f"requests from the web origin {headers.get('origin')!r} are not accepted.",
             ))
             return
-        if path in PUBLIC_PATHS:
+        if path in PUBLIC_PATHS or path in self.open_paths or (
+                self.metadata_pointer is not None and path.startswith("/.well-known/")):
             await self.app(scope, receive, send)
             return
-        principal = self.authenticator.principal(headers)
-        if principal is None:
+        user = await self.authenticator.identify(headers)
+        if user is None:
             presented = headers.get("authorization") is not None
+            pointer = self.metadata_pointer(scope, path) if self.metadata_pointer else None
             await send_reply(send, error_reply(
                 path, 401, "unauthorized",
-                "a valid bearer token is required: send `Authorization: Bearer <JAMGATE_TOKEN>`.",
-                headers={"WWW-Authenticate": challenge(presented)},
+                "a valid bearer token is required: send `Authorization: Bearer <JAMGATE_TOKEN>`"
+                + (" or sign in with OAuth." if pointer else "."),
+                headers={"WWW-Authenticate": challenge(presented, pointer)},
             ))
             return
-        # The SDK binds each MCP session to the principal that opened it.
-        user = AuthenticatedUser(AccessToken(token=principal, client_id=principal, scopes=[]))
-        scope = {**scope, "user": user, "auth": AuthCredentials([])}
+        scope = {**scope, "user": user, "auth": AuthCredentials(user.scopes)}
         await self.app(scope, receive, send)

@@ -30,7 +30,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from jamgate_core import __version__
 from jamgate_core.app import App
 from jamgate_core.errors import ConfigError
-from jamgate_core.server import auth, rest
+from jamgate_core.server import auth, oauth, rest
 from jamgate_core.server.mcp import build_server
 
 DEFAULT_PORT = 8420
@@ -146,11 +146,18 @@ def build_http_app(app: App, *, bind_host: str = "127.0.0.1",
                    environ: dict[str, str] | None = None) -> Starlette:
     """The whole HTTP surface over `app` (which the caller opens and closes).
 
-    Raises ConfigError when no token is configured.
+    Raises ConfigError when no token is configured, or when OAuth is on and the store keeps
+    no auth state.
     """
     settings = app.settings
     token = auth.require_token(settings)
     policy = auth.HostPolicy(tuple(auth.allowed_hosts(settings, bind_host, environ)))
+    authenticator = auth.Authenticator(token, app.hooks, settings)
+    oauth_server = None
+    if settings.oauth:
+        provider = oauth.JamgateProvider(oauth.auth_state_of(app.store))
+        oauth_server = oauth.OAuthServer(provider, token, policy.allows_host)
+        authenticator.issued = _issued_check(provider)
     api = rest.RestApi(app)
     server = build_server(app, origin="mcp", limiter=api.limiter)
     server.streamable_http_app(
@@ -172,15 +179,30 @@ def build_http_app(app: App, *, bind_host: str = "127.0.0.1",
         Route("/openapi.json", rest.openapi, methods=["GET"]),
         Route(MCP_PATH, FreshSessionOnInitialize(StreamableHTTPASGIApp(session_manager))),
         *api.routes(),
+        *(oauth_server.routes() if oauth_server else []),
     ]
     starlette = Starlette(routes=routes, lifespan=lifespan,
                           exception_handlers={404: rest.no_route, 405: rest.no_route})
     starlette.state.openapi = rest.openapi_document(app)
     # The last added runs first: Host/Origin and the token, then the body limit.
     starlette.add_middleware(BodyLimitMiddleware, limit=settings.http_max_body_bytes)
-    starlette.add_middleware(auth.GuardMiddleware, policy=policy,
-                             authenticator=auth.Authenticator(token, app.hooks, settings))
+    def pointer(scope: Scope, path: str) -> str:
+        return oauth.resource_metadata_url(oauth.public_base(scope, policy.allows_host), path)
+
+    starlette.add_middleware(
+        auth.GuardMiddleware, policy=policy, authenticator=authenticator,
+        open_paths=oauth.PUBLIC_PATHS if oauth_server else frozenset(),
+        cross_origin_paths=oauth.CORS_PATHS if oauth_server else frozenset(),
+        metadata_pointer=pointer if oauth_server else None,
+    )
     return starlette
+
+
+def _issued_check(provider: oauth.JamgateProvider) -> auth.IssuedCheck:
+    def check(token: str) -> tuple[str, list[str]] | None:
+        found = provider.verify(token)
+        return None if found is None else (found.client_id, found.scopes)
+    return check
 
 
 # ---- serving ----------------------------------------------------------------------------------
@@ -226,6 +248,10 @@ def serve_http(app: App, *, host: str | None, port: int | None) -> int:
         f"reverse proxy. Store: {describe['store']} at {describe['location']}.",
         file=sys.stderr,
     )
+    if settings.oauth:
+        print("OAuth 2.1 on: claude.ai and the Claude apps connect with the URL alone (the "
+              "consent page asks for JAMGATE_TOKEN once); JAMGATE_OAUTH=off turns it off.",
+              file=sys.stderr)
     if port_source == "$PORT" and bind_host in ("127.0.0.1", "localhost", "::1"):
         print("jamgate: $PORT is set but the server listens on loopback only; on a hosting "
               "platform set JAMGATE_HOST=0.0.0.0.", file=sys.stderr)

@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import math
 import operator
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 
 from jamgate_core.errors import InvalidArgument
@@ -250,3 +251,362 @@ def invariant_problems(records: Iterable[MemoryRecord]) -> list[str]:
         for (scope, subject), ids in subjects.items() if len(ids) > 1
     ]
     return problems
+
+
+# --- ranking (keyword relevance, typo tolerance, vectors, fusion, diversity) -----------------
+#
+# Every bundled store ranks the same way (docs/recall.md):
+# - keyword relevance is BM25 (k1 1.2–1.5, b 0.75) where each query word of 4+ letters after a
+#   light suffix strip matches as a prefix (`painted` → `paint*`), a word no record contains
+#   falls back to the indexed words within a small edit distance, and the subject's words count;
+# - a query naming a memory type ("my preferences") adds TYPE_BONUS to records of that type;
+# - with a query vector, the cosine is standardised over the scope (a z-score, so e5's narrow
+#   range and another model's wide one weigh the same) and added to LEXICAL_FUSION × the
+#   keyword score relative to the best hit; the sum goes through a logistic, so 0.5 is "as
+#   similar as the average memory here";
+# - a hit nearly identical to a better one (cosine ≥ NEAR_IDENTICAL, or the same words) moves
+#   behind the distinct hits; recency breaks ties, then the id.
+
+LEXICAL_FUSION = 1.2
+TYPE_BONUS = 0.25
+# Meaning alone qualifies a record when its cosine is this many deviations above the scope's
+# mean, or (small scopes) reaches SEMANTIC_FLOOR.
+SEMANTIC_Z = 1.0
+SEMANTIC_FLOOR = 0.88
+NEAR_IDENTICAL = 0.95
+PREFIX_MIN = 4
+_SUFFIXES = ("ing", "ed", "es", "s", "ly")
+_TYPE_WORDS: dict[str, str] = {
+    "identity": "identity", "identities": "identity", "project": "project",
+    "projects": "project", "preference": "preference", "preferences": "preference",
+    "state": "state", "states": "state",
+}
+
+
+def stem(word: str) -> str:
+    """A light, language-blind suffix strip for Latin-script words (`painted` → `paint`)."""
+    if not word.isascii():
+        return word
+    for _ in range(2):  # `paintings` → `painting` → `paint`
+        for suffix in _SUFFIXES:
+            if len(word) > len(suffix) + 2 and word.endswith(suffix):
+                word = word[: -len(suffix)]
+                break
+        else:
+            break
+    return word
+
+
+class QueryTerm(tuple[str, bool]):
+    """A query term: its text and whether it matches as a prefix."""
+
+    __slots__ = ()
+
+    @property
+    def text(self) -> str:
+        return self[0]
+
+    @property
+    def prefix(self) -> bool:
+        return self[1]
+
+    def matches(self, token: str) -> bool:
+        return token.startswith(self[0]) if self[1] else token == self[0]
+
+
+def match_terms(query: str) -> list[QueryTerm]:
+    """The query as terms: non-CJK words stemmed and matched as prefixes when 4+ characters
+    long (else exactly), CJK runs as exact bigrams (one character alone stays one)."""
+    terms: list[QueryTerm] = []
+    for term in query_terms(query):
+        if any(is_cjk(ch) for ch in term):
+            terms.append(QueryTerm((term, False)))
+            continue
+        root = stem(term)
+        terms.append(QueryTerm((root, True)) if len(root) >= PREFIX_MIN
+                     else QueryTerm((term, False)))
+    return list(dict.fromkeys(terms))
+
+
+def named_types(query: str) -> frozenset[str]:
+    """Memory types the query names (`preferences` → preference)."""
+    return frozenset(_TYPE_WORDS[w] for w in words(query) if w in _TYPE_WORDS)
+
+
+def edit_distance(a: str, b: str, limit: int) -> int:
+    """Levenshtein distance with adjacent transpositions, or limit + 1 once it exceeds limit."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    previous2: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i] + [0] * len(b)
+        for j, cb in enumerate(b, 1):
+            cost = 0 if ca == cb else 1
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            if (i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb):
+                current[j] = min(current[j], previous2[j - 2] + 1)
+        if min(current) > limit:
+            return limit + 1
+        previous2, previous = previous, current
+    return previous[-1]
+
+
+def typo_limit(term: str) -> int:
+    """How many edits a typo may have: none under 4 characters, 1 under 8, else 2."""
+    return 0 if len(term) < 4 else 1 if len(term) < 8 else 2
+
+
+def typo_matches(term: str, vocabulary: Iterable[str]) -> list[str]:
+    """Indexed words within the typo limit of `term` (same first character), closest first."""
+    limit = typo_limit(term)
+    if limit == 0 or any(is_cjk(ch) for ch in term):
+        return []
+    found = [(edit_distance(term, word, limit), word) for word in vocabulary
+             if word[:1] == term[:1] and abs(len(word) - len(term)) <= limit and word != term]
+    return [word for distance, word in sorted(found) if distance <= limit][:3]
+
+
+def document_tokens(text: str, subject: str | None) -> list[str]:
+    """The tokens BM25 counts for a record: its words (CJK as bigrams and characters) and its
+    subject's words."""
+    tokens: list[str] = []
+    for word in words(f"{text} {subject_text(subject)}"):
+        for cjk, run in script_runs(word):
+            if cjk:
+                tokens += list(run) + [run[i:i + 2] for i in range(len(run) - 1)]
+            else:
+                tokens.append(run)
+    return tokens
+
+
+def bm25(terms: Sequence[QueryTerm], documents: Sequence[Sequence[str]], k1: float = 1.2,
+         b: float = 0.75) -> list[float]:
+    """BM25 of each document (a token list) for the query terms, with prefix terms; a term no
+    document matches is replaced by its typo matches from the documents' vocabulary."""
+    count = len(documents)
+    if not count or not terms:
+        return [0.0] * count
+    lengths = [len(doc) for doc in documents]
+    average = sum(lengths) / count or 1.0
+    counters = [_counts(doc) for doc in documents]
+    vocabulary: set[str] | None = None
+    scores = [0.0] * count
+    for term in terms:
+        frequencies = [sum(n for token, n in c.items() if term.matches(token)) for c in counters]
+        if not any(frequencies):
+            if vocabulary is None:
+                vocabulary = {token for c in counters for token in c}
+            alternatives = set(typo_matches(term.text, vocabulary))
+            frequencies = [sum(n for token, n in c.items() if token in alternatives)
+                           for c in counters]
+        df = sum(1 for f in frequencies if f)
+        if not df:
+            continue
+        idf = math.log(1 + (count - df + 0.5) / (df + 0.5))
+        for i, f in enumerate(frequencies):
+            if f:
+                scores[i] += idf * f * (k1 + 1) / (f + k1 * (1 - b + b * lengths[i] / average))
+    return scores
+
+
+@functools.lru_cache(maxsize=20_000)
+def _cached_tokens(text: str, subject: str | None) -> tuple[str, ...]:
+    return tuple(document_tokens(text, subject))
+
+
+def _counts(tokens: Sequence[str]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for token in tokens:
+        counts[token] = counts.get(token, 0) + 1
+    return counts
+
+
+def zscores(values: Sequence[float]) -> list[float]:
+    """Each value in standard deviations from the mean (0 for all when they do not vary)."""
+    if not values:
+        return []
+    mean = math.fsum(values) / len(values)
+    spread = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / len(values))
+    return [(v - mean) / spread if spread > 1e-9 else 0.0 for v in values]
+
+
+def fuse(lexical: dict[str, float], cosines: dict[str, float] | None,
+         typed: Iterable[str] = (), stats: tuple[float, float] | None = None
+         ) -> dict[str, float]:
+    """One score per qualifying record id, in (0, 1].
+
+    `lexical`: keyword scores (any positive scale) of the records that matched; `cosines`: the
+    cosine of every live record with a vector (None without a query vector); `typed`: ids of
+    records whose type the query names; `stats`: the (mean, standard deviation) of the
+    scope's cosines when `cosines` holds only some of them.
+    """
+    best = max(lexical.values(), default=0.0)
+    relative = {i: s / best for i, s in lexical.items() if best > 0 and s > 0}
+    bonus = {i: TYPE_BONUS for i in typed}
+    if cosines is None:
+        raw = {i: s + bonus.get(i, 0.0) for i, s in relative.items()}
+        top = max(raw.values(), default=0.0)
+        return {i: max(s / top, 1e-6) for i, s in raw.items()} if top > 0 else {}
+    ids = list(cosines)
+    if stats is None:
+        standard = dict(zip(ids, zscores([cosines[i] for i in ids]), strict=True))
+    else:
+        mean, spread = stats
+        standard = {i: (cosines[i] - mean) / spread if spread > 1e-9 else 0.0 for i in ids}
+    fused: dict[str, float] = {}
+    for record_id in set(relative) | set(ids):
+        z = standard.get(record_id, 0.0)
+        lex = relative.get(record_id, 0.0)
+        similar = cosines.get(record_id, -1.0)
+        if lex <= 0 and z < SEMANTIC_Z and similar < SEMANTIC_FLOOR:
+            continue
+        total = z + LEXICAL_FUSION * lex + bonus.get(record_id, 0.0)
+        fused[record_id] = max(1.0 / (1.0 + math.exp(-total)), 1e-6)
+    return fused
+
+
+def diversify(hits: list[tuple[MemoryRecord, float]],
+              vectors: Mapping[str, Sequence[float]] | None = None,
+              ) -> list[tuple[MemoryRecord, float]]:
+    """Ranked hits with near-identical ones (cosine ≥ NEAR_IDENTICAL, or the same set of
+    words) moved behind the distinct ones, their scores lowered to stay in order."""
+    chosen: list[tuple[MemoryRecord, float]] = []
+    echoes: list[tuple[MemoryRecord, float]] = []
+    seen_words: set[frozenset[str]] = set()
+    seen_vectors: list[Sequence[float]] = []
+    for record, score in hits:
+        shape = frozenset(words(record.text))
+        vector = (vectors or {}).get(record.id)
+        echo = shape in seen_words or (
+            vector is not None and any(cosine(vector, v) >= NEAR_IDENTICAL
+                                       for v in seen_vectors))
+        (echoes if echo else chosen).append((record, score))
+        if not echo:
+            seen_words.add(shape)
+            if vector is not None:
+                seen_vectors.append(vector)
+    if not echoes:
+        return chosen
+    floor = chosen[-1][1] if chosen else 1.0
+    return chosen + [(record, min(score, floor) * 0.999) for record, score in echoes]
+
+
+# --- vector matrices -------------------------------------------------------------------------
+
+try:  # numpy comes with the `semantic` extra; without it the same maths runs in pure Python
+    import numpy as _np
+except ImportError:  # pragma: no cover - exercised by the no-numpy test in a subprocess
+    _np = None  # type: ignore[assignment]
+
+
+class VectorMatrix:
+    """The live-or-expiring vectors of one scope, normalised once, for repeated cosine scans.
+
+    Rows carry a key (the store's row id), the expiry as a POSIX timestamp (inf for none) and
+    the vector. `similarities(vector, now)` gives (key, cosine) for every row still live at
+    `now`, using numpy when it is installed.
+    """
+
+    def __init__(self, rows: Sequence[tuple[object, float, Sequence[float]]], dim: int) -> None:
+        self.dim = dim
+        self.keys = [key for key, _, _ in rows]
+        self.expiry = [expires for _, expires, _ in rows]
+        if _np is not None:
+            matrix = _np.asarray([vector for _, _, vector in rows], dtype=_np.float32)
+            matrix = matrix.reshape(len(rows), dim)
+            norms = _np.linalg.norm(matrix, axis=1)
+            norms[norms == 0] = 1.0
+            self._matrix = matrix / norms[:, None]
+            self._expiry = _np.asarray(self.expiry, dtype=_np.float64)
+            self._rows: list[tuple[list[float], float]] = []
+        else:
+            self._rows = [(list(vector), norm(vector)) for _, _, vector in rows]
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def similarities(self, vector: Sequence[float], now: datetime) -> list[tuple[object, float]]:
+        """(key, cosine) of every row live at `now`, in row order."""
+        if len(vector) != self.dim or not self.keys:
+            return []
+        moment = now.timestamp()
+        if _np is not None:
+            query = _np.asarray(vector, dtype=_np.float32)
+            size = float(_np.linalg.norm(query))
+            if size == 0:
+                return []
+            scores = self._matrix @ (query / size)
+            live = _np.nonzero(self._expiry > moment)[0]
+            return [(self.keys[i], min(max(float(scores[i]), -1.0), 1.0)) for i in live]
+        size = norm(vector)
+        return [(key, cosine(vector, row, size, row_norm))
+                for key, expires, (row, row_norm) in zip(self.keys, self.expiry, self._rows,
+                                                         strict=True)
+                if expires > moment]
+
+    def ranked(self, vector: Sequence[float], now: datetime, k: int,
+               also: Iterable[object] = ()) -> tuple[list[tuple[object, float]], float, float]:
+        """The `k` most similar live rows (plus the live rows keyed in `also`), best first, and
+        the mean and standard deviation of the cosine over every live row."""
+        if _np is None:
+            scored = self.similarities(vector, now)
+            values = [s for _, s in scored]
+            z_mean = math.fsum(values) / len(values) if values else 0.0
+            spread = math.sqrt(math.fsum((v - z_mean) ** 2 for v in values) / len(values)
+                               ) if values else 0.0
+            wanted = set(also)
+            best = sorted(scored, key=lambda hit: -hit[1])
+            return ([hit for n, hit in enumerate(best) if n < k or hit[0] in wanted],
+                    z_mean, spread)
+        if len(vector) != self.dim or not self.keys:
+            return [], 0.0, 0.0
+        query = _np.asarray(vector, dtype=_np.float32)
+        size = float(_np.linalg.norm(query))
+        if size == 0:
+            return [], 0.0, 0.0
+        scores = self._matrix @ (query / size)
+        live = self._expiry > now.timestamp()
+        if not live.any():
+            return [], 0.0, 0.0
+        alive = scores[live]
+        rows = _np.nonzero(live)[0]
+        count = min(k, len(rows))
+        picked = rows[_np.argpartition(-alive, count - 1)[:count]] if count else rows[:0]
+        index = self.__dict__.setdefault("_index", {key: n for n, key in enumerate(self.keys)})
+        extra = [index[key] for key in also if key in index and live[index[key]]]
+        chosen = sorted(set(picked.tolist()) | set(extra), key=lambda n: -float(scores[n]))
+        return ([(self.keys[n], min(max(float(scores[n]), -1.0), 1.0)) for n in chosen],
+                float(alive.mean()), float(alive.std()))
+
+    def vector(self, index: int) -> list[float]:
+        """The stored (normalised with numpy) vector of row `index`."""
+        if _np is not None:
+            row: list[float] = self._matrix[index].tolist()
+            return row
+        return self._rows[index][0]
+
+
+def rank_records(records: Sequence[MemoryRecord], query: str, limit: int,
+                 vector: Sequence[float] | None = None,
+                 tokens: Callable[[MemoryRecord], Sequence[str]] | None = None,
+                 ) -> list[tuple[MemoryRecord, float]]:
+    """Search for stores without an index: the same ranking as the SQLite store, computed over
+    `records` (the scope's live records, type filter applied). `tokens` may return cached
+    `document_tokens` of a record."""
+    tokenise = tokens or (lambda r: _cached_tokens(r.text, r.subject))
+    terms = match_terms(query)
+    keyword = bm25(terms, [tokenise(r) for r in records])
+    lexical = {r.id: s for r, s in zip(records, keyword, strict=True) if s > 0}
+    cosines = None
+    vectors: dict[str, Sequence[float]] = {}
+    if vector:
+        vectors = {r.id: r.embedding for r in records
+                   if r.embedding and len(r.embedding) == len(vector)}
+        size = norm(vector)
+        cosines = {i: cosine(vector, v, size) for i, v in vectors.items()}
+    types = named_types(query)
+    scores = fuse(lexical, cosines, (r.id for r in records if r.type in types))
+    by_id = {r.id: r for r in records}
+    hits = ranked((by_id[i], s) for i, s in scores.items())[:max(limit * 4, 40)]
+    return diversify(hits, vectors or None)[:limit]

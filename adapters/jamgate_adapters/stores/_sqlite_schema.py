@@ -6,6 +6,7 @@ Jamgate store, so another program's database is never mistaken for an empty old 
 - v1: the `records` table and the partial UNIQUE indexes that keep one active record per
   (scope, text key) and per (scope, subject).
 - v2: the `records_fts` keyword index (FTS5, diacritic-folding, CJK bigrams).
+- v3: remote mode's OAuth state: `oauth_clients` and `oauth_secrets` (hashes only).
 
 A fresh database runs every migration without a backup (there is nothing to lose). An
 existing one is first copied with the backup API to `<name>.backup-v<old>-<stamp>` next to it,
@@ -24,7 +25,7 @@ from jamgate_adapters.stores._common import cjk_grams, subject_text
 from jamgate_core.errors import StoreError, StoreTooNew
 
 APPLICATION_ID = 0x4A4D4754  # "JMGT"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 _V1 = """
 CREATE TABLE records (
@@ -61,6 +62,27 @@ _V2 = """
 CREATE VIRTUAL TABLE records_fts USING fts5(
     text, subject, grams, chars, tokenize = 'unicode61 remove_diacritics 2'
 );
+"""
+
+_V3 = """
+CREATE TABLE oauth_clients (
+    client_id TEXT PRIMARY KEY,
+    document TEXT NOT NULL,
+    created_at REAL NOT NULL,
+    authorized INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE oauth_secrets (
+    kind TEXT NOT NULL CHECK (kind IN ('code', 'access', 'refresh')),
+    key TEXT NOT NULL,
+    client_id TEXT NOT NULL,
+    grant_id TEXT NOT NULL,
+    expires_at REAL NOT NULL,
+    data TEXT NOT NULL,
+    revoked_at REAL,
+    PRIMARY KEY (kind, key)
+);
+CREATE INDEX oauth_secrets_grant ON oauth_secrets (grant_id);
+CREATE INDEX oauth_secrets_expiry ON oauth_secrets (expires_at);
 """
 
 # The indexes whose absence would let the uniqueness invariant break silently.
@@ -102,6 +124,10 @@ def _to_v2(conn: sqlite3.Connection) -> None:
         index_record(conn, seq, text, subject)
 
 
+def _to_v3(conn: sqlite3.Connection) -> None:
+    _run_script(conn, _V3)
+
+
 def _run_script(conn: sqlite3.Connection, script: str) -> None:
     """Run `;`-separated DDL inside the caller's transaction (executescript would commit)."""
     for statement in script.split(";"):
@@ -110,7 +136,7 @@ def _run_script(conn: sqlite3.Connection, script: str) -> None:
 
 
 # MIGRATIONS[n] brings a database from version n to n + 1.
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {0: _to_v1, 1: _to_v2}
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {0: _to_v1, 1: _to_v2, 2: _to_v3}
 
 
 def backup_path(db_path: Path, version: int, now: datetime | None = None) -> Path:

@@ -10,6 +10,7 @@ it, inserts are refused and the sqlite store is the way on.
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 import os
 import threading
@@ -21,9 +22,8 @@ from typing import TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from jamgate_adapters.stores._authstate import SidecarAuthState
 from jamgate_adapters.stores._common import (
-    SEMANTIC_MIN,
-    blend,
     cosine,
     decode_cursor,
     encode_cursor,
@@ -31,7 +31,7 @@ from jamgate_adapters.stores._common import (
     invariant_problems,
     listed,
     norm,
-    query_terms,
+    rank_records,
     ranked,
     subject_text,
 )
@@ -133,7 +133,7 @@ class _Cached:
     snapshot: _Snapshot
 
 
-class FileStore:
+class FileStore(SidecarAuthState):
     """Memories in one JSON file, safe across processes on one machine."""
 
     class Options(BaseModel):
@@ -268,20 +268,7 @@ class FileStore:
                       and (type is None or e.record.type == type)]
             return [(r, 1.0) for r in newest[:limit]]
         live = self._live(scope, now, type)
-        terms = query_terms(query)
-        total = sum(len(t) for t in terms)
-        query_norm = norm(vector) if vector else 0.0
-        hits: list[tuple[MemoryRecord, float]] = []
-        for entry in live:
-            have = _terms(entry)
-            lexical = sum(len(t) for t in terms if t in have) / total if total else 0.0
-            semantic = _cosine(vector, query_norm, entry) if vector else 0.0
-            if lexical <= 0 and semantic < SEMANTIC_MIN:
-                continue
-            score = blend(lexical, semantic) if vector else lexical
-            if score > 0:
-                hits.append((entry.record, score))
-        return ranked(hits)[:limit]
+        return rank_records([e.record for e in live], query, limit, vector)
 
     def nearest(
         self, scope: str, vector: list[float], *, limit: int, now: datetime
@@ -365,6 +352,30 @@ class FileStore:
             return _Snapshot(Document(document.version, kept, document.extra)), gone
 
         return self._modify(change, grows=False)
+
+    def missing_vectors(self, model_id: str, limit: int) -> builtins.list[MemoryRecord]:
+        """Active records without a vector from `model_id`, oldest first."""
+        found = [e.record for e in self._snapshot().document.entries
+                 if e.record.status == "active"
+                 and (e.record.embedding is None or e.record.embedding_model != model_id)]
+        found.sort(key=lambda r: (iso(r.created_at), r.id))
+        return found[:max(limit, 0)]
+
+    def set_vectors(self, updates: Sequence[tuple[str, str, builtins.list[float], str]]) -> int:
+        """Store the vectors in one locked rewrite; returns how many records took one."""
+        def change(snapshot: _Snapshot) -> tuple[_Snapshot | None, int]:
+            replaced: dict[int, Entry] = {}
+            for scope, record_id, vector, model_id in updates:
+                entry = snapshot.by_id(record_id)
+                if entry is None or entry.record.scope != scope:
+                    continue
+                raw = {**entry.raw, "embedding": list(vector), "embeddingModel": model_id}
+                replaced[id(entry)] = Entry.of(raw)
+            if not replaced:
+                return None, 0
+            return snapshot.evolved(replaced, []), len(replaced)
+
+        return self._modify(change, grows=True)
 
     def _modify(self, change: Callable[[_Snapshot], tuple[_Snapshot | None, T]], *,
                 grows: bool) -> T:

@@ -14,17 +14,15 @@ from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
+from jamgate_adapters.stores._authstate import MemoryAuthState
 from jamgate_adapters.stores._common import (
-    SEMANTIC_MIN,
-    blend,
     cosine,
     decode_cursor,
     encode_cursor,
     invariant_problems,
-    lexical_score,
     listed,
     newest_first,
-    query_terms,
+    rank_records,
     ranked,
 )
 from jamgate_core.contracts import (
@@ -38,7 +36,7 @@ from jamgate_core.errors import InvalidArgument, PreconditionFailed, StoreError
 from jamgate_core.models import MemoryRecord, Page, iso
 
 
-class MemoryStore:
+class MemoryStore(MemoryAuthState):
     """An in-process store: fast, thread-safe, gone when the process exits."""
 
     class Options(BaseModel):
@@ -96,18 +94,9 @@ class MemoryStore:
                 if r.is_live(now) and (type is None or r.type == type)]
         if limit <= 0:
             return []
-        terms = query_terms(query)
         if not query.strip():
             return [(r, 1.0) for r in newest_first(live)[:limit]]
-        hits: list[tuple[MemoryRecord, float]] = []
-        for record in live:
-            lexical = lexical_score(terms, record)
-            semantic = (cosine(vector, record.embedding)
-                        if vector and record.embedding else 0.0)
-            if lexical <= 0 and semantic < SEMANTIC_MIN:
-                continue
-            hits.append((record, blend(lexical, semantic) if vector else lexical))
-        return ranked(h for h in hits if h[1] > 0)[:limit]
+        return rank_records(live, query, limit, vector)
 
     def nearest(
         self, scope: str, vector: list[float], *, limit: int, now: datetime
@@ -117,6 +106,31 @@ class MemoryStore:
             if r.is_live(now) and r.embedding and len(r.embedding) == len(vector)
         ]
         return ranked(hits)[:max(limit, 0)]
+
+    # --- reindexing (jamgate reindex) --------------------------------------------------------
+
+    def missing_vectors(self, model_id: str, limit: int) -> list[MemoryRecord]:
+        """Active records without a vector from `model_id`, oldest first."""
+        with self._lock:
+            found = [r for r in self._records.values() if r.status == "active"
+                     and (r.embedding is None or r.embedding_model != model_id)]
+        found.sort(key=lambda r: (iso(r.created_at), r.id))
+        return found[:max(limit, 0)]
+
+    def set_vectors(self, updates: Sequence[tuple[str, str, list[float], str]]) -> int:
+        """Store the vectors in one step; returns how many records took one."""
+        with self._lock:
+            updated = dict(self._records)
+            done = 0
+            for scope, record_id, vector, model_id in updates:
+                old = updated.get(record_id)
+                if old is None or old.scope != scope:
+                    continue
+                updated[record_id] = old.model_copy(
+                    update={"embedding": list(vector), "embedding_model": model_id})
+                done += 1
+            self._records = updated
+            return done
 
     # --- writes --------------------------------------------------------------------------------
 

@@ -31,16 +31,21 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field
 
 from jamgate_adapters.stores import _sqlite_schema as schema
+from jamgate_adapters.stores._authstate import SqliteAuthState
 from jamgate_adapters.stores._common import (
-    SEMANTIC_MIN,
-    blend,
-    cosine,
+    VectorMatrix,
     decode_cursor,
+    diversify,
     encode_cursor,
+    fuse,
+    is_cjk,
+    match_terms,
+    named_types,
     norm,
     ranked,
+    typo_limit,
+    typo_matches,
 )
-from jamgate_adapters.stores._sqlite_fts import fts_query
 from jamgate_core.contracts import (
     CROSS_PROCESS,
     DURABLE,
@@ -91,6 +96,10 @@ def _blob_vector(blob: bytes) -> list[float]:
     return _blob_array(blob).tolist()
 
 
+def _quoted(term: str) -> str:
+    return '"' + term.replace('"', '""') + '"'
+
+
 def _record(row: sqlite3.Row) -> MemoryRecord:
     optional_time = lambda v: parse_iso(v) if v else None  # noqa: E731
     return MemoryRecord(
@@ -125,7 +134,7 @@ def _insert_values(record: MemoryRecord) -> dict[str, object]:
     }
 
 
-class SqliteStore:
+class SqliteStore(SqliteAuthState):
     """Memories in one SQLite database: keyword index, vectors beside the rows."""
 
     class Options(BaseModel):
@@ -336,65 +345,181 @@ class SqliteStore:
         self, scope: str, query: str, *, limit: int, type: str | None, now: datetime,
         vector: list[float] | None = None,
     ) -> list[tuple[MemoryRecord, float]]:
-        """Live records by relevance: FTS5 bm25, scaled so the best hit scores 1, blended
-        0.7/0.3 with cosine when `vector` is given. An empty query lists the newest."""
+        """Live records by relevance (see `_common`: FTS5 bm25 with prefix and typo matching,
+        subject words, a named type, the scope-standardised cosine when `vector` is given,
+        near-identical hits last). An empty query lists the newest."""
         if limit <= 0:
             return []
         params: dict[str, object] = {"scope": scope, "now": iso(now), "type": type}
         typed = "AND (:type IS NULL OR r.type = :type)"
-        match = fts_query(query)
         if not query.strip():
             rows = self._records(
                 f"SELECT {_COLUMNS} FROM records r WHERE scope = :scope AND {_LIVE_R} {typed} "
                 "ORDER BY created_at DESC, id DESC LIMIT :limit", {**params, "limit": limit})
             return [(r, 1.0) for r in rows]
-        pool = limit if vector is None else max(limit * 5, 50)
-        lexical: dict[str, tuple[MemoryRecord, float]] = {}
-        if match is not None:
-            with self._db() as conn:
-                matched = conn.execute(
-                    f"SELECT {', '.join('r.' + f for f in _FIELDS)}, {_BM25} AS rank "
-                    "FROM records_fts JOIN records r ON r.seq = records_fts.rowid "
-                    f"WHERE records_fts MATCH :match AND r.scope = :scope AND {_LIVE_R} {typed} "
-                    "ORDER BY rank, r.created_at DESC, r.id DESC LIMIT :limit",
-                    {**params, "match": match, "limit": pool}).fetchall()
-            best = matched[0]["rank"] if matched else 0.0
-            for row in matched:
-                score = row["rank"] / best if best < 0 else 1.0
-                lexical[row["id"]] = (_record(row), min(max(score, 1e-6), 1.0))
-        if vector is None:
-            return ranked(lexical.values())[:limit]
-        hits = {record.id: (record, blend(score, 0.0)) for record, score in lexical.values()}
-        for record, similarity in self.nearest(scope, vector, limit=pool, now=now):
-            if type is not None and record.type != type:
+        pool = max(limit * 4, 40)
+        found: dict[str, MemoryRecord] = {}
+        lexical: dict[str, float] = {}
+        with self._db() as conn:
+            match = self._match(conn, query)
+            if match is not None:
+                for row in self._keyword_rows(conn, match, params, typed, pool):
+                    found[row["id"]] = _record(row)
+                    lexical[row["id"]] = max(-row["rank"], 1e-9)
+            matrix, facts = (self._matrix(conn, scope, len(vector)) if vector
+                             else (None, {}))
+        types = named_types(query)
+        cosines: dict[str, float] | None = None
+        stats = None
+        if vector and matrix is not None:
+            near, mean, spread = matrix.ranked(vector, now, pool * 2, also=list(lexical))
+            stats = (mean, spread)
+            cosines = {str(key): similarity for key, similarity in near
+                       if type is None or facts[str(key)][0] == type}
+        typed_ids = {i for i, r in found.items() if r.type in types}
+        typed_ids |= {i for i in (cosines or {}) if facts[i][0] in types}
+        scores = fuse(lexical, cosines, typed_ids, stats)
+        stamp = {i: iso(r.created_at) for i, r in found.items()}
+        by_recency = sorted(scores, key=lambda i: (stamp.get(i) or facts[i][1], i), reverse=True)
+        order = sorted(by_recency, key=lambda i: -scores[i])[:pool]
+        missing = [i for i in order if i not in found]
+        if missing:
+            for record in self._records(
+                    f"SELECT {_COLUMNS} FROM records WHERE scope = :scope AND id IN "
+                    f"({', '.join(':m' + str(n) for n in range(len(missing)))})",
+                    {"scope": scope, **{f"m{n}": i for n, i in enumerate(missing)}}):
+                found[record.id] = record
+        hits = ranked((found[i], scores[i]) for i in order if i in found)
+        vectors = ({i: matrix.vector(facts[i][2]) for i, _ in
+                    ((r.id, s) for r, s in hits) if i in facts}
+                   if matrix is not None else None)
+        return diversify(hits, vectors)[:limit]
+
+    @staticmethod
+    def _keyword_rows(conn: sqlite3.Connection, match: str, params: dict[str, object],
+                      typed: str, pool: int) -> list[sqlite3.Row]:
+        """The best keyword matches in the scope: ranked inside the index first (cheap), the
+        full join only when scope, expiry or type filters leave too few of them."""
+        columns = ", ".join("r." + f for f in _FIELDS)
+        inner = 400
+        rows = conn.execute(
+            f"SELECT {columns}, hit.rank AS rank FROM (SELECT rowid, {_BM25} AS rank "
+            "FROM records_fts WHERE records_fts MATCH :match ORDER BY rank LIMIT :inner) hit "
+            f"JOIN records r ON r.seq = hit.rowid WHERE r.scope = :scope AND {_LIVE_R} {typed} "
+            "ORDER BY rank, r.created_at DESC, r.id DESC LIMIT :limit",
+            {**params, "match": match, "limit": pool, "inner": inner}).fetchall()
+        if len(rows) >= pool or conn.execute(
+                "SELECT count(*) FROM (SELECT 1 FROM records_fts WHERE records_fts MATCH ? "
+                "LIMIT ?)", (match, inner + 1)).fetchone()[0] <= inner:
+            return rows
+        return conn.execute(
+            f"SELECT {columns}, {_BM25} AS rank "
+            "FROM records_fts JOIN records r ON r.seq = records_fts.rowid "
+            f"WHERE records_fts MATCH :match AND r.scope = :scope AND {_LIVE_R} "
+            f"{typed} ORDER BY rank, r.created_at DESC, r.id DESC LIMIT :limit",
+            {**params, "match": match, "limit": pool}).fetchall()
+
+    def _match(self, conn: sqlite3.Connection, query: str) -> str | None:
+        """The FTS5 expression for `query`: words quoted (never its syntax), long ones as
+        prefixes of their stem, an unknown word widened to its typo matches in the index."""
+        parts: list[str] = []
+        for term in match_terms(query):
+            text = term.text
+            if any(is_cjk(ch) for ch in text):
+                column = "chars" if len(text) == 1 else "grams"
+                parts.append(f"{column} : {_quoted(text)}")
                 continue
-            lex = lexical.get(record.id, (record, 0.0))[1]
-            if lex > 0 or similarity >= SEMANTIC_MIN:
-                hits[record.id] = (record, blend(lex, similarity))
-        return ranked(h for h in hits.values() if h[1] > 0)[:limit]
+            parts.append(f"{_quoted(text)} *" if term.prefix else _quoted(text))
+            if typo_limit(text) and not self._indexed(conn, text, term.prefix):
+                parts += [_quoted(word) for word in self._typos(conn, text)]
+        return " OR ".join(dict.fromkeys(parts)) or None
+
+    def _vocabulary(self, conn: sqlite3.Connection) -> None:
+        conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.jamgate_vocab "
+                     "USING fts5vocab(main, records_fts, row)")
+
+    def _indexed(self, conn: sqlite3.Connection, text: str, prefix: bool) -> bool:
+        self._vocabulary(conn)
+        if prefix:
+            row = conn.execute("SELECT 1 FROM temp.jamgate_vocab WHERE term >= ? AND term < ? "
+                               "LIMIT 1", (text, text + "\U0010ffff")).fetchone()
+        else:
+            row = conn.execute("SELECT 1 FROM temp.jamgate_vocab WHERE term = ?",
+                               (text,)).fetchone()
+        return row is not None
+
+    def _typos(self, conn: sqlite3.Connection, text: str) -> list[str]:
+        limit = typo_limit(text)
+        self._vocabulary(conn)
+        rows = conn.execute(
+            "SELECT term FROM temp.jamgate_vocab WHERE term >= ? AND term < ? "
+            "AND length(term) BETWEEN ? AND ?",
+            (text[:1], text[:1] + "\U0010ffff", len(text) - limit, len(text) + limit))
+        return typo_matches(text, (row[0] for row in rows))
+
+    def _matrix(self, conn: sqlite3.Connection, scope: str, dim: int
+                ) -> tuple[VectorMatrix, dict[str, tuple[str | None, str, int]]]:
+        """The scope's active vectors of this length, cached until the database changes
+        (this connection's `total_changes` or another's commit: `PRAGMA data_version`)."""
+        version = (conn.total_changes, conn.execute("PRAGMA data_version").fetchone()[0])
+        cache: dict[tuple[str, int], tuple[object, VectorMatrix, dict[str, tuple[
+            str | None, str, int]]]] = self.__dict__.setdefault("_vector_cache", {})
+        cached = cache.get((scope, dim))
+        if cached is not None and cached[0] == version:
+            return cached[1], cached[2]
+        rows = conn.execute(
+            "SELECT id, type, created_at, expires_at, embedding FROM records WHERE scope = ? "
+            "AND status = 'active' AND embedding_dim = ? ORDER BY seq", (scope, dim)).fetchall()
+        inf = float("inf")
+        matrix = VectorMatrix(
+            [(row["id"], parse_iso(row["expires_at"]).timestamp() if row["expires_at"] else inf,
+              _blob_array(row["embedding"])) for row in rows], dim)
+        facts = {row["id"]: (row["type"], row["created_at"], n) for n, row in enumerate(rows)}
+        if len(cache) > 16:
+            cache.clear()
+        cache[(scope, dim)] = (version, matrix, facts)
+        return matrix, facts
 
     def nearest(
         self, scope: str, vector: list[float], *, limit: int, now: datetime
     ) -> list[tuple[MemoryRecord, float]]:
-        """Live records with a vector of the same length, by cosine (brute force)."""
+        """Live records with a vector of the same length, by cosine (a cached matrix scan)."""
         if limit <= 0 or not vector:
             return []
-        query_norm = norm(vector)
         with self._db() as conn:
-            rows = conn.execute(
-                f"SELECT seq, embedding, embedding_norm, created_at, id FROM records "
-                f"WHERE scope = :scope AND {_LIVE} AND embedding_dim = :dim",
-                {"scope": scope, "now": iso(now), "dim": len(vector)}).fetchall()
-            scored = sorted(
-                ((cosine(vector, _blob_array(r["embedding"]), query_norm, r["embedding_norm"]),
-                  r["created_at"], r["id"], r["seq"]) for r in rows),
-                reverse=True)[:limit]
-            by_seq = {
-                row["seq"]: _record(row) for row in conn.execute(
-                    f"SELECT {_COLUMNS} FROM records WHERE seq IN "
-                    f"({','.join(str(s[3]) for s in scored)})")
-            } if scored else {}
-        return [(by_seq[seq], similarity) for similarity, _, _, seq in scored]
+            matrix, facts = self._matrix(conn, scope, len(vector))
+            near, _, _ = matrix.ranked(vector, now, limit + 8)
+            scored = sorted(((similarity, facts[str(key)][1], str(key)) for key, similarity in
+                             near), reverse=True)[:limit]
+            if not scored:
+                return []
+            by_id = {row["id"]: _record(row) for row in conn.execute(
+                f"SELECT {_COLUMNS} FROM records WHERE scope = ? AND id IN "
+                f"({','.join('?' * len(scored))})", (scope, *(s[2] for s in scored)))}
+        return [(by_id[record_id], similarity) for similarity, _, record_id in scored
+                if record_id in by_id]
+
+    # --- reindexing (jamgate reindex) --------------------------------------------------------
+
+    def missing_vectors(self, model_id: str, limit: int) -> list[MemoryRecord]:
+        """Active records without a vector from `model_id`, oldest first."""
+        return self._records(
+            f"SELECT {_COLUMNS} FROM records WHERE status = 'active' AND (embedding IS NULL "
+            "OR embedding_model IS NOT :model) ORDER BY seq LIMIT :limit",
+            {"model": model_id, "limit": max(limit, 0)})
+
+    def set_vectors(self, updates: Sequence[tuple[str, str, list[float], str]]) -> int:
+        """Store the vectors in one transaction; returns how many records took one."""
+        done = 0
+        with self._transaction() as conn:
+            for scope, record_id, vector, model_id in updates:
+                changed = conn.execute(
+                    "UPDATE records SET embedding = ?, embedding_model = ?, embedding_dim = ?, "
+                    "embedding_norm = ? WHERE scope = ? AND id = ?",
+                    (_vector_blob(vector), model_id, len(vector), norm(vector), scope,
+                     record_id))
+                done += changed.rowcount
+        return done
 
     # --- writes --------------------------------------------------------------------------------
 

@@ -1,0 +1,223 @@
+"""Near-duplicates: a save that says what a live memory already says is refused as
+`possible_duplicate`; a close look-alike is stored and named in `related`.
+
+It runs whenever the save retires nothing (D-044): not when the candidate's subject already has
+records (supersede retires them or files the candidate as history) nor when its text key
+matches an expired record (dedup revives it), subject given or not.
+
+With an embedder, look-alikes come from the stored (passage) vectors; each one close enough is
+then compared symmetrically, both texts with the e5 `query:` prefix, as the model card advises
+for similarity. The thresholds were measured on multilingual-e5-small (docs/recall.md); another
+model needs its own. Without an embedder, a conservative lexical check compares the set of
+words (CJK as bigrams) with the best keyword matches.
+
+No cosine tells "same fact" from "same slot, new value" ("uses Windows" / "uses Linux"), so a
+pair where each side has a number, version or name the other lacks is never a duplicate.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import ClassVar
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from jamgate_core.models import Candidate, MemoryRecord, Related, StageResult
+from jamgate_core.pipeline import StageContext
+from jamgate_stages._text import fold, is_cjk, sentences, words, wordset
+
+_NUMBER = re.compile(r"\d+(?:[.,:]\d+)*")
+_ORDINAL = re.compile(r"(\d)(?:st|nd|rd|th)\b", re.IGNORECASE)
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
+           "september", "october", "november", "december")
+_STOP = wordset("""a an and are as at be by do does for from has have he her his i in is it its
+me my of on or our she so that the their them they this to was we were with you your""")
+
+
+def values(text: str) -> frozenset[str]:
+    """What makes a statement specific: numbers and versions (dates normalised), words with
+    digits, and names (capitalised words past a sentence's first, Latin-script words in a text
+    of another script)."""
+    found: set[str] = set()
+    normal = _ORDINAL.sub(r"\1", unicodedata.normalize("NFKC", text))
+    found.update(_NUMBER.findall(normal))
+    latin_text = all(not c.isalpha() or c.isascii() or "LATIN" in unicodedata.name(c, "")
+                     for c in normal)
+    for sentence in sentences(normal):
+        for position, word in enumerate(words(sentence)):
+            folded = fold(word)
+            coded = any(ch.isdigit() for ch in word) and not word.isdigit()
+            named = word[:1].isupper() and position > 0 and folded not in _STOP
+            foreign = not latin_text and word.isascii() and word.isalpha() and len(word) > 1
+            if coded or named or foreign or folded in _MONTHS:
+                found.add(folded)
+    return frozenset(found)
+
+
+def _same_value(a: str, b: str) -> bool:
+    """Two values that name the same thing: equal, or a 4+ character prefix of the other
+    (`postgres` / `postgresql`)."""
+    if a == b:
+        return True
+    short, long = sorted((a, b), key=len)
+    return len(short) >= 4 and long.startswith(short) and not short.isdigit()
+
+
+def value_conflict(a: str, b: str) -> bool:
+    """Each text has a value (number, version, name) the other lacks: an update, not a copy."""
+    left, right = values(a), values(b)
+    only_left = [x for x in left if not any(_same_value(x, y) for y in right)]
+    only_right = [y for y in right if not any(_same_value(x, y) for x in left)]
+    return bool(only_left and only_right)
+
+
+def shingles(text: str) -> frozenset[str]:
+    """Folded content words, CJK runs as character bigrams (single characters kept)."""
+    out: set[str] = set()
+    run = ""
+    for word in [*words(fold(text)), ""]:
+        if word and is_cjk(word[0]):
+            run += word
+            continue
+        if run:
+            out.update(run[i:i + 2] for i in range(len(run) - 1)) if len(run) > 1 else out.add(run)
+            run = ""
+        if word and word not in _STOP:
+            out.add(word)
+    return frozenset(out)
+
+
+def length(text: str) -> float:
+    """A text's length in words, a CJK character counting as half a word."""
+    return sum(len(w) / 2 if is_cjk(w[0]) else 1 for w in words(text))
+
+
+def token_similarity(a: str, b: str) -> float:
+    """Jaccard similarity of the two texts' `shingles`."""
+    left, right = shingles(a), shingles(b)
+    if not left or not right:
+        return 0.0
+    return len(left & right) / len(left | right)
+
+
+class NearDuplicateStage:
+    """Refuses near-copies of live memories; names close look-alikes."""
+
+    name: ClassVar[str] = "near-duplicate"
+    requires: ClassVar[frozenset[str]] = frozenset()
+
+    class Options(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+
+        # Measured on multilingual-e5-small, `query:` on both sides (docs/recall.md). Past
+        # `short_words` words, statements on one topic crowd above 0.93, so longer pairs use
+        # the `long_` thresholds.
+        duplicate_threshold: float = Field(default=0.93, gt=0, le=1)
+        related_threshold: float = Field(default=0.90, gt=0, le=1)
+        short_words: int = Field(default=9, ge=1)
+        long_duplicate_threshold: float = Field(default=0.98, gt=0, le=1)
+        long_related_threshold: float = Field(default=0.95, gt=0, le=1)
+        # Stored passage vectors closer than this are compared symmetrically.
+        candidate_floor: float = Field(default=0.86, ge=-1, le=1)
+        candidates: int = Field(default=3, ge=1, le=20)
+        # Lexical fallback (no embedder): Jaccard over words and CJK bigrams.
+        lexical_duplicate: float = Field(default=0.8, gt=0, le=1)
+        lexical_related: float = Field(default=0.5, gt=0, le=1)
+        max_related: int = Field(default=3, ge=0, le=20)
+
+        @model_validator(mode="after")
+        def _ordered(self) -> NearDuplicateStage.Options:
+            if (self.related_threshold > self.duplicate_threshold
+                    or self.long_related_threshold > self.long_duplicate_threshold):
+                raise ValueError("a related threshold must not exceed its duplicate threshold")
+            if self.lexical_related > self.lexical_duplicate:
+                raise ValueError("lexical_related must not exceed lexical_duplicate")
+            return self
+
+    def __init__(self, options: Options | None = None) -> None:
+        self.options = options or self.Options()
+
+    def evaluate(self, candidate: Candidate, ctx: StageContext) -> StageResult:
+        if self._retires(candidate, ctx):
+            return StageResult.passed()
+        if ctx.embedder is not None:
+            scored = self._semantic(candidate, ctx)
+            method = "semantic"
+        else:
+            scored = self._lexical(candidate, ctx)
+            method = "lexical"
+        bands = [(r, s, *self._bands(method, candidate.text, r.text)) for r, s in scored]
+        scored = [(r, s) for r, s, _, related in bands if s >= related]
+        copies = [(r, s) for r, s, duplicate, _ in bands
+                  if s >= duplicate and not value_conflict(candidate.text, r.text)]
+        hints = [Related(id=r.id, text=r.text, subject=r.subject, similarity=round(s, 4))
+                 for r, s in scored[: self.options.max_related]]
+        if copies:
+            best, similarity = copies[0]
+            return StageResult(
+                decision="possible_duplicate", reason_code=f"near_duplicate.{method}",
+                message=self._message(candidate, best, similarity), existing_id=best.id,
+                related=hints)
+        return StageResult.passed(related=hints)
+
+    def _bands(self, method: str, a: str, b: str) -> tuple[float, float]:
+        """The (duplicate, related) thresholds for a pair of texts."""
+        options = self.options
+        if method == "lexical":
+            return options.lexical_duplicate, options.lexical_related
+        if max(length(a), length(b)) > options.short_words:
+            return options.long_duplicate_threshold, options.long_related_threshold
+        return options.duplicate_threshold, options.related_threshold
+
+    @staticmethod
+    def _retires(candidate: Candidate, ctx: StageContext) -> bool:
+        """Whether an earlier stage retires or files against a record (same subject, or an
+        expired record with the same text)."""
+        if candidate.subject is not None and ctx.view.by_subject(candidate.subject):
+            return True
+        return bool(ctx.view.by_text_key(candidate.key))
+
+    def _semantic(self, candidate: Candidate, ctx: StageContext
+                  ) -> list[tuple[MemoryRecord, float]]:
+        vector = ctx.embed(candidate.text, "passage")
+        if not vector or ctx.embedder is None:
+            return []
+        near = [record for record, similarity in
+                ctx.view.nearest(vector, limit=self.options.candidates)
+                if similarity >= self.options.candidate_floor
+                and record.embedding_model in (None, ctx.embedder.model_id)]
+        if not near:
+            return []
+        mine = ctx.embed(candidate.text, "query")
+        theirs = ctx.embedder.embed([record.text for record in near], "query")
+        assert mine is not None
+        scored = [(record, _cosine(mine, other)) for record, other in zip(near, theirs,
+                                                                          strict=True)]
+        return sorted(scored, key=lambda hit: -hit[1])
+
+    def _lexical(self, candidate: Candidate, ctx: StageContext
+                 ) -> list[tuple[MemoryRecord, float]]:
+        hits = ctx.view.store.search(ctx.view.scope, candidate.text, limit=5, type=None,
+                                     now=ctx.now)
+        scored = [(record, token_similarity(candidate.text, record.text)) for record, _ in hits]
+        return sorted(scored, key=lambda hit: -hit[1])
+
+    @staticmethod
+    def _message(candidate: Candidate, existing: MemoryRecord, similarity: float) -> str:
+        advice = (
+            f'If it is a different fact, save it again with the existing memory\'s subject '
+            f'("{existing.subject}") to replace it, or reword it to say what differs.'
+            if existing.subject else
+            "If it is a different or newer fact, save it again with a `subject` naming what it "
+            "is about, or reword it to say what differs."
+        )
+        return (f'Not saved: "{candidate.text}" looks like a near-duplicate of an existing '
+                f'memory: "{existing.text}" [id {existing.id}] (~{similarity:.2f}). If it is the '
+                f"same fact, nothing to do. {advice}")
+
+
+def _cosine(a: list[float], b: list[float]) -> float:
+    dot = sum(x * y for x, y in zip(a, b, strict=False))
+    size = (sum(x * x for x in a) * sum(y * y for y in b)) ** 0.5
+    return dot / size if size else 0.0

@@ -1,0 +1,147 @@
+"""Ranking in every bundled store: prefixes, typos, subject words, named types, diversity,
+recency ties, determinism, and the pure-Python path when numpy is absent."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from jamgate_core.contracts import Preconditions, Store, WritePlan
+from jamgate_core.loader import load_store
+from jamgate_core.models import MemoryRecord, new_id, utcnow
+from jamgate_core.settings import Settings
+
+T0 = utcnow() - timedelta(days=1)
+NOW = utcnow()
+
+
+@pytest.fixture(params=["sqlite", "memory", "file"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Store:
+    _, built = load_store(Settings(home=tmp_path, store=request.param))
+    built.open()
+    request.addfinalizer(built.close)
+    return built
+
+
+def put(store: Store, text: str, at: int = 0, **fields: object) -> MemoryRecord:
+    stamp = T0 + timedelta(seconds=at)
+    record = MemoryRecord(id=fields.pop("id", None) or new_id(), text=text,  # type: ignore[arg-type]
+                          created_at=stamp, updated_at=stamp, **fields)  # type: ignore[arg-type]
+    store.write(WritePlan(scope="default", now=stamp, insert=record), Preconditions("default"))
+    return record
+
+
+def ids(hits: list[tuple[MemoryRecord, float]]) -> list[str]:
+    return [r.id for r, _ in hits]
+
+
+def search(store: Store, query: str, **kw: object) -> list[tuple[MemoryRecord, float]]:
+    return store.search("default", query, limit=5, type=kw.pop("type", None),  # type: ignore[arg-type]
+                        now=NOW, **kw)  # type: ignore[arg-type]
+
+
+def test_word_forms_match(store: Store) -> None:
+    painted = put(store, "Melanie painted a sunrise over the lake")
+    put(store, "Melanie runs a bakery", at=1)
+    assert ids(search(store, "paintings")) == [painted.id]
+
+
+@pytest.mark.parametrize("typo", ["Berlni", "berln", "Brelin"])
+def test_typos_are_tolerated(store: Store, typo: str) -> None:
+    berlin = put(store, "jam moved to Berlin last spring")
+    put(store, "jam likes Bern cheese", at=1)
+    assert ids(search(store, f"{typo} move"))[0] == berlin.id
+
+
+def test_short_words_are_not_fuzzy(store: Store) -> None:
+    put(store, "jam owns a cat")
+    assert search(store, "cut") == []
+
+
+def test_subject_words_count(store: Store) -> None:
+    tagged = put(store, "jam likes it warm", subject="coffee-temperature", at=0)
+    put(store, "jam likes warm weather", at=1)
+    assert ids(search(store, "coffee"))[0] == tagged.id
+
+
+def test_named_type_counts(store: Store) -> None:
+    put(store, "jam uses dark editors at work", type="project", at=1)
+    pref = put(store, "jam likes dark editors", type="preference", at=0)
+    assert ids(search(store, "editor preferences"))[0] == pref.id
+
+
+def test_near_identical_hits_move_behind_distinct_ones(store: Store) -> None:
+    a = put(store, "jam drinks green tea every morning", at=0, embedding=[1.0, 0.0, 0.0])
+    b = put(store, "Every morning jam drinks green tea.", at=1, embedding=[0.999, 0.04, 0.0])
+    c = put(store, "jam drinks coffee every morning", at=2, embedding=[0.7, 0.7, 0.1])
+    hits = search(store, "green tea morning", vector=[1.0, 0.0, 0.0])
+    assert ids(hits)[:2] in ([a.id, c.id], [b.id, c.id])
+    assert set(ids(hits)) == {a.id, b.id, c.id}
+    assert [s for _, s in hits] == sorted((s for _, s in hits), reverse=True)
+
+
+def test_recency_breaks_ties_and_results_are_deterministic(store: Store) -> None:
+    older = put(store, "jam went hiking on Sunday", at=0)
+    newer = put(store, "jam went hiking on Monday", at=1)
+    first = search(store, "hiking")
+    assert ids(first) == [newer.id, older.id]
+    assert all(search(store, "hiking") == first for _ in range(3))
+
+
+def test_vector_only_match_qualifies_by_meaning(store: Store) -> None:
+    target = put(store, "Ο jam μένει στην Αθήνα", embedding=[1.0, 0.1, 0.0])
+    for n in range(9):
+        put(store, f"unrelated fact {n}", at=n + 1, embedding=[0.0, 1.0, float(n) / 10])
+    hits = search(store, "where does he live", vector=[1.0, 0.0, 0.0])
+    assert ids(hits)[:1] == [target.id]
+    assert all(0 < s <= 1 for _, s in hits)
+
+
+def test_sqlite_vector_cache_follows_writes(tmp_path: Path) -> None:
+    _, store = load_store(Settings(home=tmp_path, store="sqlite"))
+    store.open()
+    try:
+        first = put(store, "north", embedding=[1.0, 0.0])
+        assert ids(store.nearest("default", [1.0, 0.0], limit=5, now=NOW)) == [first.id]
+        second = put(store, "north again", at=1, embedding=[1.0, 0.01])
+        assert set(ids(store.nearest("default", [1.0, 0.0], limit=5, now=NOW))) == {
+            first.id, second.id}
+        store.delete("default", first.id)
+        assert ids(store.nearest("default", [1.0, 0.0], limit=5, now=NOW)) == [second.id]
+    finally:
+        store.close()
+
+
+def test_ranking_without_numpy(tmp_path: Path) -> None:
+    code = """
+import sys
+sys.modules["numpy"] = None
+from datetime import timedelta
+from pathlib import Path
+from jamgate_core.contracts import Preconditions, WritePlan
+from jamgate_core.loader import load_store
+from jamgate_core.models import MemoryRecord, new_id, utcnow
+from jamgate_core.settings import Settings
+from jamgate_adapters.stores import _common
+assert _common._np is None
+_, store = load_store(Settings(home=Path(sys.argv[1]), store="sqlite"))
+store.open()
+now = utcnow()
+ids = []
+for n, vec in enumerate([[1.0, 0.0], [0.0, 1.0], [0.7, 0.7]]):
+    r = MemoryRecord(id=new_id(), text=f"fact {n}", created_at=now, updated_at=now, embedding=vec)
+    store.write(WritePlan(scope="default", now=now, insert=r), Preconditions("default"))
+    ids.append(r.id)
+hits = store.nearest("default", [1.0, 0.1], limit=3, now=utcnow())
+assert [h[0].id for h in hits] == [ids[0], ids[2], ids[1]], hits
+found = store.search("default", "fact", limit=3, type=None, now=utcnow(), vector=[1.0, 0.0])
+assert found[0][0].id == ids[0]
+print("ok")
+"""
+    out = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True,
+                         text=True, timeout=60)
+    assert out.stdout.strip() == "ok", out.stderr
