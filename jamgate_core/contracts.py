@@ -95,7 +95,11 @@ class Store(Protocol):
     capabilities: frozenset[str]
 
     def open(self) -> None:
-        """Open or create the store; refuse (StoreCorrupt, StoreTooNew) rather than overwrite."""
+        """Open or create the store; refuse (StoreCorrupt, StoreTooNew) rather than overwrite.
+
+        A store that needs the configured embedder defines `bind_embedder(embedder)` (called
+        before `open`, with None when there is none) and may set `requires_embedder = True`
+        to refuse starting without one."""
 
     def close(self) -> None: ...
 

