@@ -7,8 +7,11 @@ The credentials are the gate corpus's credential cases, joined from `text_parts`
 
 from __future__ import annotations
 
+import contextlib
 import signal
 import sqlite3
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -25,9 +28,25 @@ from reliability_kit import (
 
 from jamgate_core.models import SaveRequest
 
-# Extension point: when `jamgate export` exists (issue 8), append a function here that runs
-# it on the home and returns the exported bytes; every needle is searched in them too.
-EXPORTERS: list[Callable[[Path], bytes]] = []
+
+# Every exporter's output is searched too; a new export format adds a function here.
+def _export(home: Path, store: str, fmt: str) -> bytes:
+    """`jamgate export --format FMT` of the whole store, as a user would run it."""
+    done = subprocess.run([sys.executable, "-m", "jamgate_core.cli", "export", "--format", fmt],
+                          env=server_env(home, store=LOCAL_STORES[store]), capture_output=True,
+                          timeout=120, check=True)
+    return done.stdout + done.stderr
+
+
+def export_jamgate(home: Path, store: str) -> bytes:
+    return _export(home, store, "jamgate")
+
+
+def export_markdown(home: Path, store: str) -> bytes:
+    return _export(home, store, "markdown")
+
+
+EXPORTERS: list[Callable[[Path, str], bytes]] = [export_jamgate, export_markdown]
 
 
 def leaks(blobs: dict[str, bytes], texts: list[str]) -> list[str]:
@@ -74,7 +93,8 @@ def test_planted_credentials_leave_no_trace(store: str, tmp_path: Path) -> None:
         session.process.send_signal(signal.SIGKILL)
         assert session.process.wait(timeout=30) == -signal.SIGKILL
         assert session.process.stdin is not None and session.process.stdout is not None
-        session.process.stdin.close()
+        with contextlib.suppress(BrokenPipeError):
+            session.process.stdin.close()
         session.process.stdout.close()
 
     # A second life on the same home, as a client reconnecting would start it.
@@ -94,7 +114,7 @@ def test_planted_credentials_leave_no_trace(store: str, tmp_path: Path) -> None:
     assert any(b"[redacted" in blob for blob in blobs.values()), "refusals are logged redacted"
     blobs["server stderr"] = stderr_path.read_bytes()
     for export in EXPORTERS:
-        blobs[f"export by {export.__name__}"] = export(home)
+        blobs[f"export by {export.__name__}"] = export(home, store)
     assert leaks(blobs, texts) == []
 
 
