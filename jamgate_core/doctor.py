@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from jamgate_core.contracts import STORE_CAPABILITIES
+from jamgate_core.contracts import CROSS_PROCESS, LOCAL, STORE_CAPABILITIES
 from jamgate_core.errors import JamgateError
 from jamgate_core.settings import MANDATORY_STAGES
 
@@ -41,9 +41,26 @@ def run_doctor() -> list[Check]:
         return [*checks, ("error", f"store {app.store_name}: {exc}")]
     try:
         checks.append(("ok", f"store: {app.store_name} at {app.store.location()}"))
-        lacking = [c for c in STORE_CAPABILITIES if c not in app.store.capabilities]
+        lacking = [c for c in STORE_CAPABILITIES
+                   if c not in app.store.capabilities and c != LOCAL]
         if lacking:
             checks.append(("warning", f"store {app.store_name} lacks: {', '.join(lacking)}"))
+        if CROSS_PROCESS in app.store.capabilities:
+            checks.append(("ok", f"store {app.store_name}: several processes may write at once"))
+        else:
+            checks.append(("warning", f"store {app.store_name} guarantees nothing across "
+                                      "processes: run one Jamgate process on it, and share it "
+                                      "with other agents through `jamgate serve --http`"))
+        if LOCAL not in app.store.capabilities:
+            checks.append(("ok", f"store {app.store_name} is remote: every call has a "
+                                 f"{app.settings.store_timeout_seconds:g} s deadline"))
+        missing_vectors = getattr(app.store, "missing_vectors", None)
+        if app.embedder is not None and missing_vectors is not None:
+            stale = len(missing_vectors(app.embedder.model_id, 1000))
+            if stale:
+                checks.append(("warning", f"{stale if stale < 1000 else '1000+'} memories lack a "
+                                          f"vector of {app.embedder.model_id}: they are found by "
+                                          "their words only until `jamgate reindex` runs"))
         problems = app.store.integrity_check()
         checks += [("error", f"store integrity: {problem}") for problem in problems]
         if not problems:
