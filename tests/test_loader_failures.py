@@ -125,11 +125,14 @@ def test_missing_stage_name(site: Path, jamgate_home: Path) -> None:
         assert installed in remedy
 
 
-def test_missing_store_with_an_extra(site: Path, jamgate_home: Path) -> None:
+def test_missing_store_names_its_group_and_remedy(site: Path, jamgate_home: Path) -> None:
+    # Every store with an extra now has an entry point, so an unknown name stands in: the
+    # message still names the group and says how to get the store installed.
     assert_nothing_starts(
         site, jamgate_home,
-        ["jamgate.stores plugin 'supabase'", "pip install 'jamgate[supabase]'"],
-        JAMGATE_STORE="supabase",
+        ["jamgate.stores plugin 'postgres-cluster'",
+         "Install the package that provides 'postgres-cluster'"],
+        JAMGATE_STORE="postgres-cluster",
     )
 
 
@@ -251,7 +254,7 @@ def test_unsafe_stage_list_allowed_starts_and_doctor_warns(
 
 
 @pytest.mark.parametrize(("env", "fragment"), [
-    ({"JAMGATE_STORE": "supabase"}, "pip install 'jamgate[supabase]'"),
+    ({"JAMGATE_STORE": "postgres-cluster"}, "Install the package that provides"),
     ({"JAMGATE_STORE": "mem0", "JAMGATE_EMBEDDER": "none"}, "needs an embedder"),
     ({"JAMGATE_STAGES": '["prefilter"]'}, "allow_unsafe_stage_list"),
 ])
