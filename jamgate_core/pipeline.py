@@ -7,6 +7,7 @@ refuses when any of it changed, and the pipeline judges again (a bounded number 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -39,6 +40,11 @@ if TYPE_CHECKING:
 
 MAX_ATTEMPTS = 5
 ErrorPolicy = Literal["fail_closed", "fail_open"]
+_WORD = re.compile(r"[^\W_]+")
+
+
+def _words(text: str) -> set[str]:
+    return set(_WORD.findall(text.casefold()))
 
 
 class StoreView:
@@ -65,6 +71,11 @@ class StoreView:
         """Live look-alikes by vector. Advisory: not a precondition of the write."""
         return self.store.nearest(self.scope, vector, limit=limit, now=self.now)
 
+    def search(self, query: str, limit: int = 5) -> list[tuple[MemoryRecord, float]]:
+        """Live records by keyword relevance (the store's search, any type). Advisory: not a
+        precondition of the write."""
+        return self.store.search(self.scope, query, limit=limit, type=None, now=self.now)
+
     def preconditions(self) -> Preconditions:
         return Preconditions(
             scope=self.scope,
@@ -84,6 +95,7 @@ class OverlayView(StoreView):
         # Inserted ids by text key and by subject, so a lookup never scans the whole batch.
         self._inserted_by_key: dict[str, list[str]] = {}
         self._inserted_by_subject: dict[str, list[str]] = {}
+        self._inserted_by_word: dict[str, list[str]] = {}
         self._retired: set[str] = set()
         self._upgraded: dict[str, MemoryRecord] = {}
 
@@ -101,6 +113,21 @@ class OverlayView(StoreView):
 
     def nearest(self, vector: list[float], limit: int = 5) -> list[tuple[MemoryRecord, float]]:
         return [hit for hit in self.base.nearest(vector, limit) if hit[0].id not in self._retired]
+
+    def search(self, query: str, limit: int = 5) -> list[tuple[MemoryRecord, float]]:
+        """The store's hits not retired by the batch, then the batch's own live records that
+        share the most words with `query` (score: the share of the query's words)."""
+        stored = [(self._upgraded.get(r.id, r), s) for r, s in self.base.search(query, limit)
+                  if r.id not in self._retired]
+        wanted = _words(query)
+        shared: dict[str, int] = {}
+        for word in wanted:
+            for record_id in self._inserted_by_word.get(word, ()):
+                shared[record_id] = shared.get(record_id, 0) + 1
+        batch = [(self._upgraded.get(i, self._inserted[i]), n / len(wanted))
+                 for i, n in sorted(shared.items(), key=lambda hit: -hit[1])
+                 if i not in self._retired and self._inserted[i].is_live(self.now)]
+        return stored + batch[:limit]
 
     def preconditions(self) -> Preconditions:
         return self.base.preconditions()
@@ -120,6 +147,8 @@ class OverlayView(StoreView):
         if plan.insert is not None:
             self._inserted[plan.insert.id] = plan.insert
             self._inserted_by_key.setdefault(plan.insert.key, []).append(plan.insert.id)
+            for word in _words(plan.insert.text):
+                self._inserted_by_word.setdefault(word, []).append(plan.insert.id)
             if plan.insert.subject is not None:
                 self._inserted_by_subject.setdefault(plan.insert.subject, []).append(
                     plan.insert.id)
@@ -164,6 +193,9 @@ class HistoryView(StoreView):
         return []
 
     def nearest(self, vector: list[float], limit: int = 5) -> list[tuple[MemoryRecord, float]]:
+        return []
+
+    def search(self, query: str, limit: int = 5) -> list[tuple[MemoryRecord, float]]:
         return []
 
 

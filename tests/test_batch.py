@@ -99,3 +99,13 @@ def test_a_batch_raced_by_another_writer_is_judged_again(app: App) -> None:
     assert verdicts[0].reason_code == "supersede.history"  # Paris is newer
     texts = sorted(m.text for m in app.list().memories)
     assert texts == ["Jam likes figs", "Jam lives in Paris"]
+
+
+def test_a_batch_sees_its_own_near_duplicates(app: App) -> None:
+    verdicts = app.save_batch([
+        req("Jam plays the violin in a community orchestra on Thursdays", 3),
+        req("Jam plays violin in the community orchestra on Thursdays", 2),
+    ])
+    assert [v.decision for v in verdicts] == ["saved", "possible_duplicate"]
+    assert [m.text for m in app.list().memories] == [
+        "Jam plays the violin in a community orchestra on Thursdays"]

@@ -198,8 +198,7 @@ class NearDuplicateStage:
 
     def _lexical(self, candidate: Candidate, ctx: StageContext
                  ) -> list[tuple[MemoryRecord, float]]:
-        hits = ctx.view.store.search(ctx.view.scope, candidate.text, limit=5, type=None,
-                                     now=ctx.now)
+        hits = ctx.view.search(candidate.text, limit=5)
         scored = [(record, token_similarity(candidate.text, record.text)) for record, _ in hits]
         return sorted(scored, key=lambda hit: -hit[1])
 

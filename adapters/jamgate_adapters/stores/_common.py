@@ -353,8 +353,11 @@ def edit_distance(a: str, b: str, limit: int) -> int:
 
 
 def typo_limit(term: str) -> int:
-    """How many edits a typo may have: none under 4 characters, 1 under 8, else 2."""
-    return 0 if len(term) < 4 else 1 if len(term) < 8 else 2
+    """How many edits a typo may have: none under 4 characters, 1 under 8, else 2; none for
+    a term with a digit (a number's look-alike is another number: 2023 is not 2024)."""
+    if len(term) < 4 or any(ch.isdigit() for ch in term):
+        return 0
+    return 1 if len(term) < 8 else 2
 
 
 def typo_matches(term: str, vocabulary: Iterable[str]) -> list[str]:

@@ -75,6 +75,8 @@ _LIVE = "status = 'active' AND (expires_at IS NULL OR expires_at > :now)"
 _LIVE_R = "r.status = 'active' AND (r.expires_at IS NULL OR r.expires_at > :now)"
 # bm25 weights of the keyword-index columns: text, subject, CJK grams, CJK characters.
 _BM25 = "bm25(records_fts, 1.0, 0.5, 1.0, 0.5)"
+# A query whose terms match more rows than this is ranked on its rarest terms (`_ranking_match`).
+RANK_BUDGET = 2_000
 
 
 def _vector_blob(vector: list[float]) -> bytes:
@@ -361,7 +363,7 @@ class SqliteStore(SqliteAuthState):
         found: dict[str, MemoryRecord] = {}
         lexical: dict[str, float] = {}
         with self._db() as conn:
-            match = self._match(conn, query)
+            match = self._ranking_match(conn, self._match_parts(conn, query))
             if match is not None:
                 for row in self._keyword_rows(conn, match, params, typed, pool):
                     found[row["id"]] = _record(row)
@@ -419,9 +421,28 @@ class SqliteStore(SqliteAuthState):
             f"{typed} ORDER BY rank, r.created_at DESC, r.id DESC LIMIT :limit",
             {**params, "match": match, "limit": pool}).fetchall()
 
-    def _match(self, conn: sqlite3.Connection, query: str) -> str | None:
-        """The FTS5 expression for `query`: words quoted (never its syntax), long ones as
-        prefixes of their stem, an unknown word widened to its typo matches in the index."""
+    def _ranking_match(self, conn: sqlite3.Connection, parts: Sequence[str]) -> str | None:
+        """The expression to rank with: every part when together they match few rows, else
+        the rarest parts only (at least one), so bm25 scores a few thousand rows rather than
+        every row holding a common word. A dropped part is common, so its idf (its weight in
+        bm25) is low. Document frequencies are counted inside the index, capped."""
+        if len(parts) < 2:
+            return parts[0] if parts else None
+        frequency = {part: self._frequency(conn, part, RANK_BUDGET + 1) for part in parts}
+        if sum(frequency.values()) <= RANK_BUDGET:
+            return " OR ".join(parts)
+        rarest = sorted(parts, key=lambda part: frequency[part])
+        kept, total = [rarest[0]], frequency[rarest[0]]
+        for part in rarest[1:]:
+            total += frequency[part]
+            if total > RANK_BUDGET:
+                break
+            kept.append(part)
+        return " OR ".join(part for part in parts if part in kept)
+
+    def _match_parts(self, conn: sqlite3.Connection, query: str) -> list[str]:
+        """The FTS5 terms for `query`: words quoted (never its syntax), long ones as prefixes
+        of their stem, an unknown word widened to its typo matches in the index."""
         parts: list[str] = []
         for term in match_terms(query):
             text = term.text
@@ -432,21 +453,39 @@ class SqliteStore(SqliteAuthState):
             parts.append(f"{_quoted(text)} *" if term.prefix else _quoted(text))
             if typo_limit(text) and not self._indexed(conn, text, term.prefix):
                 parts += [_quoted(word) for word in self._typos(conn, text)]
-        return " OR ".join(dict.fromkeys(parts)) or None
+        return list(dict.fromkeys(parts))
 
-    def _vocabulary(self, conn: sqlite3.Connection) -> None:
+    @staticmethod
+    def _vocabulary(conn: sqlite3.Connection) -> None:
+        """The index's terms (`jamgate_vocab`, one row per term) and its term occurrences
+        (`jamgate_instances`, read lazily: a lookup stops at the first occurrence)."""
         conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.jamgate_vocab "
                      "USING fts5vocab(main, records_fts, row)")
+        conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.jamgate_instances "
+                     "USING fts5vocab(main, records_fts, instance)")
 
     def _indexed(self, conn: sqlite3.Connection, text: str, prefix: bool) -> bool:
         self._vocabulary(conn)
         if prefix:
-            row = conn.execute("SELECT 1 FROM temp.jamgate_vocab WHERE term >= ? AND term < ? "
-                               "LIMIT 1", (text, text + "\U0010ffff")).fetchone()
+            row = conn.execute("SELECT 1 FROM temp.jamgate_instances WHERE term >= ? "
+                               "AND term < ? LIMIT 1", (text, text + "\U0010ffff")).fetchone()
         else:
-            row = conn.execute("SELECT 1 FROM temp.jamgate_vocab WHERE term = ?",
+            row = conn.execute("SELECT 1 FROM temp.jamgate_instances WHERE term = ? LIMIT 1",
                                (text,)).fetchone()
         return row is not None
+
+    def _frequency(self, conn: sqlite3.Connection, part: str, cap: int) -> int:
+        """How many rows an FTS5 term matches, counted up to `cap`. A prefix term counts its
+        occurrences instead (an upper bound; a prefix MATCH would merge every doclist first)."""
+        if part.endswith('" *') and part.startswith('"'):
+            self._vocabulary(conn)
+            stem = part[1:-3].replace('""', '"')
+            sql = ("SELECT count(*) FROM (SELECT 1 FROM temp.jamgate_instances WHERE term >= ? "
+                   "AND term < ? LIMIT ?)")
+            return int(conn.execute(sql, (stem, stem + "\U0010ffff", cap)).fetchone()[0])
+        return int(conn.execute(
+            "SELECT count(*) FROM (SELECT 1 FROM records_fts WHERE records_fts MATCH ? LIMIT ?)",
+            (part, cap)).fetchone()[0])
 
     def _typos(self, conn: sqlite3.Connection, text: str) -> list[str]:
         limit = typo_limit(text)
