@@ -7,6 +7,7 @@ refuses when any of it changed, and the pipeline judges again (a bounded number 
 
 from __future__ import annotations
 
+import inspect
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -72,8 +73,11 @@ class StoreView:
         return self.store.nearest(self.scope, vector, limit=limit, now=self.now)
 
     def search(self, query: str, limit: int = 5) -> list[tuple[MemoryRecord, float]]:
-        """Live records by keyword relevance (the store's search, any type). Advisory: not a
-        precondition of the write."""
+        """Live records sharing the query's words (the store's search, any type; its cheap
+        exact-words mode when it has one). Advisory: not a precondition of the write."""
+        if _takes_exact(self.store):
+            return self.store.search(self.scope, query, limit=limit, type=None, now=self.now,
+                                     exact=True)  # type: ignore[call-arg]
         return self.store.search(self.scope, query, limit=limit, type=None, now=self.now)
 
     def preconditions(self) -> Preconditions:
@@ -82,6 +86,20 @@ class StoreView:
             by_key={k: frozenset(r.id for r in v) for k, v in self._by_key.items()},
             by_subject={s: frozenset(r.id for r in v) for s, v in self._by_subject.items()},
         )
+
+
+def _takes_exact(store: Store) -> bool:
+    """Whether the store's `search` has the optional `exact` keyword (cached per class)."""
+    cls = type(store)
+    if cls not in _EXACT_SEARCH:
+        try:
+            _EXACT_SEARCH[cls] = "exact" in inspect.signature(store.search).parameters
+        except (TypeError, ValueError):
+            _EXACT_SEARCH[cls] = False
+    return _EXACT_SEARCH[cls]
+
+
+_EXACT_SEARCH: dict[type, bool] = {}
 
 
 class OverlayView(StoreView):

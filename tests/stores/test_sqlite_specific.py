@@ -356,3 +356,17 @@ def test_a_directory_in_the_way(tmp_path: Path) -> None:
     (tmp_path / "memory.db").mkdir()
     with pytest.raises(StoreUnavailable, match="is a directory"):
         opened(tmp_path)
+
+
+def test_exact_search_matches_words_only(tmp_path: Path) -> None:
+    """The gate's cheap look-alike search: no typo widening, no prefixes."""
+    store = opened(tmp_path)
+    record = make_record("Jam plays the violin in an orchestra")
+    insert(store, record)
+    assert [r.id for r, _ in store.search("default", "violn", limit=5, type=None,
+                                          now=NOW)] == [record.id]
+    assert store.search("default", "violn", limit=5, type=None, now=NOW, exact=True) == []
+    assert store.search("default", "violi", limit=5, type=None, now=NOW, exact=True) == []
+    hits = store.search("default", "orchestra violin", limit=5, type=None, now=NOW, exact=True)
+    assert [r.id for r, _ in hits] == [record.id]
+    store.close()

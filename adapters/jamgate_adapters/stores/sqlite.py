@@ -345,11 +345,13 @@ class SqliteStore(SqliteAuthState):
 
     def search(
         self, scope: str, query: str, *, limit: int, type: str | None, now: datetime,
-        vector: list[float] | None = None,
+        vector: list[float] | None = None, exact: bool = False,
     ) -> list[tuple[MemoryRecord, float]]:
         """Live records by relevance (see `_common`: FTS5 bm25 with prefix and typo matching,
         subject words, a named type, the scope-standardised cosine when `vector` is given,
-        near-identical hits last). An empty query lists the newest."""
+        near-identical hits last). An empty query lists the newest. `exact` matches the
+        query's words only (no prefixes, no typo widening, a small pool): the cheap look-up
+        a gate stage uses to find look-alikes."""
         if limit <= 0:
             return []
         params: dict[str, object] = {"scope": scope, "now": iso(now), "type": type}
@@ -359,11 +361,12 @@ class SqliteStore(SqliteAuthState):
                 f"SELECT {_COLUMNS} FROM records r WHERE scope = :scope AND {_LIVE_R} {typed} "
                 "ORDER BY created_at DESC, id DESC LIMIT :limit", {**params, "limit": limit})
             return [(r, 1.0) for r in rows]
-        pool = max(limit * 4, 40)
+        pool = limit * 2 if exact else max(limit * 4, 40)
         found: dict[str, MemoryRecord] = {}
         lexical: dict[str, float] = {}
         with self._db() as conn:
-            match = self._ranking_match(conn, self._match_parts(conn, query))
+            parts = self._match_parts(conn, query, exact=exact)
+            match = (" OR ".join(parts) or None) if exact else self._ranking_match(conn, parts)
             if match is not None:
                 for row in self._keyword_rows(conn, match, params, typed, pool):
                     found[row["id"]] = _record(row)
@@ -440,15 +443,20 @@ class SqliteStore(SqliteAuthState):
             kept.append(part)
         return " OR ".join(part for part in parts if part in kept)
 
-    def _match_parts(self, conn: sqlite3.Connection, query: str) -> list[str]:
+    def _match_parts(self, conn: sqlite3.Connection, query: str, *,
+                     exact: bool = False) -> list[str]:
         """The FTS5 terms for `query`: words quoted (never its syntax), long ones as prefixes
-        of their stem, an unknown word widened to its typo matches in the index."""
+        of their stem, an unknown word widened to its typo matches in the index (only the
+        quoted words when `exact`)."""
         parts: list[str] = []
         for term in match_terms(query):
             text = term.text
             if any(is_cjk(ch) for ch in text):
                 column = "chars" if len(text) == 1 else "grams"
                 parts.append(f"{column} : {_quoted(text)}")
+                continue
+            if exact:
+                parts.append(_quoted(text))
                 continue
             parts.append(f"{_quoted(text)} *" if term.prefix else _quoted(text))
             if typo_limit(text) and not self._indexed(conn, text, term.prefix):
