@@ -71,7 +71,9 @@ class Settings(BaseSettings):
     ttl_project_days: str | None = None
     ttl_state_days: str | None = None
     compact_grace_days: float = Field(default=30.0, ge=0)
-    dup_threshold: float = Field(default=0.88, gt=0, le=1)
+    # The predecessor's JAMGATE_DUP_THRESHOLD: when set, the semantic near-duplicate
+    # threshold for every length (the stage's measured defaults otherwise).
+    dup_threshold: float | None = Field(default=None, gt=0, le=1)
     store_timeout_seconds: float = Field(default=30.0, gt=0)
     http: bool = False
     host: str = "127.0.0.1"

@@ -147,7 +147,9 @@ class NearDuplicateStage:
         else:
             scored = self._lexical(candidate, ctx)
             method = "lexical"
-        bands = [(r, s, *self._bands(method, candidate.text, r.text)) for r, s in scored]
+        override = ctx.settings.dup_threshold if method == "semantic" else None
+        bands = [(r, s, *self._bands(method, candidate.text, r.text, override))
+                 for r, s in scored]
         scored = [(r, s) for r, s, _, related in bands if s >= related]
         copies = [(r, s) for r, s, duplicate, _ in bands
                   if s >= duplicate and not value_conflict(candidate.text, r.text)]
@@ -161,14 +163,20 @@ class NearDuplicateStage:
                 related=hints)
         return StageResult.passed(related=hints)
 
-    def _bands(self, method: str, a: str, b: str) -> tuple[float, float]:
-        """The (duplicate, related) thresholds for a pair of texts."""
+    def _bands(self, method: str, a: str, b: str,
+               override: float | None = None) -> tuple[float, float]:
+        """The (duplicate, related) thresholds for a pair of texts. `override` (the
+        predecessor's JAMGATE_DUP_THRESHOLD) replaces the semantic duplicate threshold."""
         options = self.options
         if method == "lexical":
             return options.lexical_duplicate, options.lexical_related
         if max(length(a), length(b)) > options.short_words:
-            return options.long_duplicate_threshold, options.long_related_threshold
-        return options.duplicate_threshold, options.related_threshold
+            duplicate, related = options.long_duplicate_threshold, options.long_related_threshold
+        else:
+            duplicate, related = options.duplicate_threshold, options.related_threshold
+        if override is not None:
+            duplicate, related = override, min(related, override)
+        return duplicate, related
 
     @staticmethod
     def _retires(candidate: Candidate, ctx: StageContext) -> bool:

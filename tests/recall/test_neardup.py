@@ -93,3 +93,13 @@ def test_english_semantic_gate(make_app: Callable[..., App]) -> None:
     assert save(app, "ThinkBook savings 7/10, €768").stored
     unrelated = save(app, "The API timeout is 30 seconds")
     assert unrelated.decision == "saved" and unrelated.related == []
+
+
+def test_the_predecessor_dup_threshold_variable_still_works() -> None:
+    from jamgate_stages.neardup import NearDuplicateStage
+
+    stage = NearDuplicateStage()
+    assert stage._bands("semantic", "a b", "a c") == (0.93, 0.90)
+    assert stage._bands("semantic", "a b", "a c", 0.85) == (0.85, 0.85)
+    assert stage._bands("semantic", "a b", "a c", 0.99) == (0.99, 0.90)
+    assert stage._bands("lexical", "a b", "a c", 0.5) == (0.8, 0.5)
