@@ -203,3 +203,13 @@ def test_unsupported_grant_type(http: httpx2.Client) -> None:
 
 def test_a_made_up_token_of_the_issued_shape_is_refused(http: httpx2.Client) -> None:
     assert http.get("/v1/memory", headers=bearer("jga_" + "A" * 43)).status_code == 401
+
+
+@pytest.mark.parametrize("uri", ["http://[::1]:8123/callback", "http://localhost:9/cb",
+                                 "http://127.0.0.1/cb"])
+def test_registration_accepts_every_loopback_redirect(http: httpx2.Client, uri: str) -> None:
+    """The predecessor refused `::1` (reference §14.1 #8)."""
+    answer = http.post("/register", json={"redirect_uris": [uri],
+                                          "token_endpoint_auth_method": "none"})
+    assert answer.status_code == 201, answer.text
+    assert answer.json()["redirect_uris"] == [uri]
