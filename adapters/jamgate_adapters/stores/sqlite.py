@@ -77,6 +77,8 @@ _LIVE_R = "r.status = 'active' AND (r.expires_at IS NULL OR r.expires_at > :now)
 _BM25 = "bm25(records_fts, 1.0, 0.5, 1.0, 0.5)"
 # A query whose terms match more rows than this is ranked on its rarest terms (`_ranking_match`).
 RANK_BUDGET = 2_000
+# The same for the gate's exact look-alike search: a look-alike shares the rare words.
+EXACT_BUDGET = 200
 
 
 def _vector_blob(vector: list[float]) -> bytes:
@@ -366,9 +368,10 @@ class SqliteStore(SqliteAuthState):
         lexical: dict[str, float] = {}
         with self._db() as conn:
             parts = self._match_parts(conn, query, exact=exact)
-            match = (" OR ".join(parts) or None) if exact else self._ranking_match(conn, parts)
+            # A look-alike shares the text's rare words: a small budget is enough.
+            match = self._ranking_match(conn, parts, EXACT_BUDGET if exact else RANK_BUDGET)
             if match is not None:
-                for row in self._keyword_rows(conn, match, params, typed, pool):
+                for row in self._keyword_rows(conn, match, params, typed, pool, exact=exact):
                     found[row["id"]] = _record(row)
                     lexical[row["id"]] = max(-row["rank"], 1e-9)
             matrix, facts = (self._matrix(conn, scope, len(vector)) if vector
@@ -402,18 +405,19 @@ class SqliteStore(SqliteAuthState):
 
     @staticmethod
     def _keyword_rows(conn: sqlite3.Connection, match: str, params: dict[str, object],
-                      typed: str, pool: int) -> list[sqlite3.Row]:
+                      typed: str, pool: int, *, exact: bool = False) -> list[sqlite3.Row]:
         """The best keyword matches in the scope: ranked inside the index first (cheap), the
-        full join only when scope, expiry or type filters leave too few of them."""
+        full join only when scope, expiry or type filters leave too few of them (never for an
+        `exact` look-alike search, which only wants the closest few)."""
         columns = ", ".join("r." + f for f in _FIELDS)
-        inner = 400
+        inner = pool * 5 if exact else 400
         rows = conn.execute(
             f"SELECT {columns}, hit.rank AS rank FROM (SELECT rowid, {_BM25} AS rank "
             "FROM records_fts WHERE records_fts MATCH :match ORDER BY rank LIMIT :inner) hit "
             f"JOIN records r ON r.seq = hit.rowid WHERE r.scope = :scope AND {_LIVE_R} {typed} "
             "ORDER BY rank, r.created_at DESC, r.id DESC LIMIT :limit",
             {**params, "match": match, "limit": pool, "inner": inner}).fetchall()
-        if len(rows) >= pool or conn.execute(
+        if exact or len(rows) >= pool or conn.execute(
                 "SELECT count(*) FROM (SELECT 1 FROM records_fts WHERE records_fts MATCH ? "
                 "LIMIT ?)", (match, inner + 1)).fetchone()[0] <= inner:
             return rows
@@ -424,21 +428,23 @@ class SqliteStore(SqliteAuthState):
             f"{typed} ORDER BY rank, r.created_at DESC, r.id DESC LIMIT :limit",
             {**params, "match": match, "limit": pool}).fetchall()
 
-    def _ranking_match(self, conn: sqlite3.Connection, parts: Sequence[str]) -> str | None:
+    def _ranking_match(self, conn: sqlite3.Connection, parts: Sequence[str],
+                       budget: int = 0) -> str | None:
         """The expression to rank with: every part when together they match few rows, else
         the rarest parts only (at least one), so bm25 scores a few thousand rows rather than
         every row holding a common word. A dropped part is common, so its idf (its weight in
         bm25) is low. Document frequencies are counted inside the index, capped."""
+        budget = budget or RANK_BUDGET
         if len(parts) < 2:
             return parts[0] if parts else None
-        frequency = {part: self._frequency(conn, part, RANK_BUDGET + 1) for part in parts}
-        if sum(frequency.values()) <= RANK_BUDGET:
+        frequency = {part: self._frequency(conn, part, budget + 1) for part in parts}
+        if sum(frequency.values()) <= budget:
             return " OR ".join(parts)
         rarest = sorted(parts, key=lambda part: frequency[part])
         kept, total = [rarest[0]], frequency[rarest[0]]
         for part in rarest[1:]:
             total += frequency[part]
-            if total > RANK_BUDGET:
+            if total > budget:
                 break
             kept.append(part)
         return " OR ".join(part for part in parts if part in kept)
