@@ -7,6 +7,7 @@ refuses when any of it changed, and the pipeline judges again (a bounded number 
 
 from __future__ import annotations
 
+import heapq
 import inspect
 import re
 from collections.abc import Sequence
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
     from jamgate_core.settings import Settings
 
 MAX_ATTEMPTS = 5
+BATCH_WORD_BUDGET = 200  # a word held by more of a batch's records is too common to rank on
 ErrorPolicy = Literal["fail_closed", "fail_open"]
 _WORD = re.compile(r"[^\W_]+")
 
@@ -138,12 +140,16 @@ class OverlayView(StoreView):
         stored = [(self._upgraded.get(r.id, r), s) for r, s in self.base.search(query, limit)
                   if r.id not in self._retired]
         wanted = _words(query)
+        postings = sorted((self._inserted_by_word.get(word, ()) for word in wanted), key=len)
+        # As in the store's ranking: words most of the batch holds say little; count only the
+        # rarer ones (at least one list), so a large import stays linear.
+        kept = [p for n, p in enumerate(postings) if n == 0 or len(p) <= BATCH_WORD_BUDGET]
         shared: dict[str, int] = {}
-        for word in wanted:
-            for record_id in self._inserted_by_word.get(word, ()):
+        for posting in kept:
+            for record_id in posting:
                 shared[record_id] = shared.get(record_id, 0) + 1
-        batch = [(self._upgraded.get(i, self._inserted[i]), n / len(wanted))
-                 for i, n in sorted(shared.items(), key=lambda hit: -hit[1])
+        best = heapq.nlargest(limit * 4, shared.items(), key=lambda hit: hit[1])
+        batch = [(self._upgraded.get(i, self._inserted[i]), n / len(wanted)) for i, n in best
                  if i not in self._retired and self._inserted[i].is_live(self.now)]
         return stored + batch[:limit]
 

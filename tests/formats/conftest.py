@@ -7,25 +7,12 @@ import shutil
 import sqlite3
 import zipfile
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from formats_kit import FIXTURES, PLACEHOLDER, PLANTED, Run, files_containing
 
 from jamgate_core.cli import main
-
-FIXTURES = Path(__file__).parent / "fixtures"
-PLACEHOLDER = "@@PLANTED@@"
-# A fake OpenAI-shaped key, joined here so no file in the repository holds it whole.
-SECRET_BODY = "".join(["Q7hV2mLx9R", "tY4bNc8KpW", "3sZd6FgJ1aEu"])
-PLANTED = "deploy key for the billing API is " + "sk-" + "proj-" + SECRET_BODY
-
-
-@dataclass
-class Run:
-    code: int
-    out: str
-    err: str
 
 
 @pytest.fixture
@@ -79,11 +66,6 @@ def checkpoint(home: Path) -> None:
     for db in home.rglob("*.db"):
         with sqlite3.connect(db) as conn:
             conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-
-
-def files_containing(root: Path, needle: str) -> list[Path]:
-    data = needle.encode("utf-8")
-    return [p for p in root.rglob("*") if p.is_file() and data in p.read_bytes()]
 
 
 @pytest.fixture

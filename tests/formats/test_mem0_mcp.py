@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
-from conftest import FIXTURES
+from formats_kit import FIXTURES
 
 from jamgate_adapters.formats.mcp_memory import McpMemoryFormat
 from jamgate_adapters.formats.mem0 import Mem0Format

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import PLANTED, SECRET_BODY, Run, files_containing
+from formats_kit import PLANTED, SECRET_BODY, Run, files_containing
 
 CASES = [
     ("jamgate", "native.json", None),

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, Run
+from formats_kit import FIXTURES, Run
 
 from jamgate_core.app import open_app
 from jamgate_core.models import MemoryRecord, parse_iso

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from datetime import timedelta
 
 import pytest
-from conftest import Run
+from formats_kit import Run
 
 from jamgate_core.app import open_app
 from jamgate_core.errors import NotFound

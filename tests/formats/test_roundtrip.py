@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import Run
+from formats_kit import Run
 
 from jamgate_core.app import open_app
 from jamgate_core.models import ClientInfo, MemoryRecord, SaveRequest, utcnow

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
-from conftest import FIXTURES, Run
+from formats_kit import FIXTURES, Run
 
 from jamgate_adapters.formats._vendor import json_entries, text_entries
 from jamgate_adapters.formats.chatgpt import ChatGPTFormat
