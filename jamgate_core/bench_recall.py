@@ -13,6 +13,7 @@ per recall.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
@@ -265,12 +266,16 @@ def _lexicon(size: int = 20_000, seed: int = 1) -> list[str]:
     return words
 
 
-_LEXICON = _lexicon()
-_WEIGHTS = [1 / (rank + 1) for rank in range(len(_LEXICON))]  # Zipf, as in natural text
+@functools.cache
+def _zipf() -> tuple[list[str], list[float]]:
+    """The lexicon and its Zipf weights (as in natural text), built on first use."""
+    lexicon = _lexicon()
+    return lexicon, [1 / (rank + 1) for rank in range(len(lexicon))]
 
 
 def _words(rng: random.Random, count: int) -> list[str]:
-    return rng.choices(_LEXICON, weights=_WEIGHTS, k=count)
+    lexicon, weights = _zipf()
+    return rng.choices(lexicon, weights=weights, k=count)
 
 
 def _sentence(rng: random.Random) -> str:
