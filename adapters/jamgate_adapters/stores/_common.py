@@ -22,9 +22,10 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
+from typing import Any
 
 from jamgate_core.errors import InvalidArgument
-from jamgate_core.models import MemoryRecord, iso, parse_iso
+from jamgate_core.models import MemoryRecord, iso, parse_iso, text_key
 
 LEXICAL_WEIGHT = 0.7
 SEMANTIC_WEIGHT = 0.3
@@ -613,3 +614,24 @@ def rank_records(records: Sequence[MemoryRecord], query: str, limit: int,
     by_id = {r.id: r for r in records}
     hits = ranked((by_id[i], s) for i, s in scores.items())[:max(limit * 4, 40)]
     return diversify(hits, vectors or None)[:limit]
+
+
+def _stamp(moment: datetime | None) -> str | None:
+    return iso(moment) if moment else None
+
+
+def record_columns(record: MemoryRecord) -> dict[str, Any]:
+    """A record as the flat columns the SQL stores keep (sqlite, supabase): every field but
+    the vector, timestamps as fixed-width ISO text, the text key beside the text."""
+    client = record.client
+    return {
+        "id": record.id, "scope": record.scope, "text": record.text,
+        "text_key": text_key(record.text), "type": record.type, "subject": record.subject,
+        "source": record.source, "status": record.status,
+        "created_at": iso(record.created_at), "updated_at": iso(record.updated_at),
+        "expires_at": _stamp(record.expires_at), "superseded_by": record.superseded_by,
+        "superseded_at": _stamp(record.superseded_at),
+        "client_name": client.name if client else None,
+        "client_version": client.version if client else None,
+        "provenance": record.provenance, "embedding_model": record.embedding_model,
+    }

@@ -43,6 +43,7 @@ from jamgate_adapters.stores._common import (
     named_types,
     norm,
     ranked,
+    record_columns,
     typo_limit,
     typo_matches,
 )
@@ -62,7 +63,7 @@ from jamgate_core.errors import (
     StoreError,
     StoreUnavailable,
 )
-from jamgate_core.models import ClientInfo, MemoryRecord, Page, iso, parse_iso, text_key
+from jamgate_core.models import ClientInfo, MemoryRecord, Page, iso, parse_iso
 
 _CORRUPT = {"SQLITE_CORRUPT", "SQLITE_NOTADB"}
 _FIELDS = (
@@ -121,17 +122,8 @@ def _record(row: sqlite3.Row) -> MemoryRecord:
 
 def _insert_values(record: MemoryRecord) -> dict[str, object]:
     vector = record.embedding
-    stamp = lambda v: iso(v) if v else None  # noqa: E731
     return {
-        "id": record.id, "scope": record.scope, "text": record.text,
-        "text_key": text_key(record.text), "type": record.type, "subject": record.subject,
-        "source": record.source, "status": record.status,
-        "created_at": iso(record.created_at), "updated_at": iso(record.updated_at),
-        "expires_at": stamp(record.expires_at), "superseded_by": record.superseded_by,
-        "superseded_at": stamp(record.superseded_at),
-        "client_name": record.client.name if record.client else None,
-        "client_version": record.client.version if record.client else None,
-        "provenance": record.provenance, "embedding_model": record.embedding_model,
+        **record_columns(record),
         "embedding": _vector_blob(vector) if vector is not None else None,
         "embedding_dim": len(vector) if vector is not None else None,
         "embedding_norm": norm(vector) if vector is not None else None,

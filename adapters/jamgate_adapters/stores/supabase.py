@@ -34,6 +34,7 @@ from jamgate_adapters.stores._common import (
     match_terms,
     named_types,
     ranked,
+    record_columns,
 )
 from jamgate_adapters.stores._supabase_auth import SupabaseAuthState
 from jamgate_adapters.stores._supabase_cli import schema_sql
@@ -52,7 +53,7 @@ from jamgate_core.errors import (
     StoreTooNew,
     StoreUnavailable,
 )
-from jamgate_core.models import ClientInfo, MemoryRecord, Page, iso, parse_iso, text_key
+from jamgate_core.models import ClientInfo, MemoryRecord, Page, iso, parse_iso
 
 SCHEMA_VERSION = 1
 _STATUSES = ("active", "superseded", "expired", "all")
@@ -94,17 +95,8 @@ def terms_of(text: str, subject: str | None) -> str:
 
 
 def _row(record: MemoryRecord) -> dict[str, Any]:
-    stamp = lambda v: iso(v) if v else None  # noqa: E731
     return {
-        "id": record.id, "scope": record.scope, "text": record.text,
-        "text_key": text_key(record.text), "type": record.type, "subject": record.subject,
-        "source": record.source, "status": record.status,
-        "created_at": iso(record.created_at), "updated_at": iso(record.updated_at),
-        "expires_at": stamp(record.expires_at), "superseded_by": record.superseded_by,
-        "superseded_at": stamp(record.superseded_at),
-        "client_name": record.client.name if record.client else None,
-        "client_version": record.client.version if record.client else None,
-        "provenance": record.provenance, "embedding_model": record.embedding_model,
+        **record_columns(record),
         "embedding": json.dumps(record.embedding) if record.embedding is not None else None,
         "terms": terms_of(record.text, record.subject),
     }
