@@ -64,7 +64,7 @@ _ABBREVIATION = re.compile(
 def is_cjk(char: str) -> bool:
     """A Han, Hiragana or Katakana character (segmented one token per character)."""
     point = ord(char)
-    return any(low <= point <= high for low, high in _CJK_RANGES)
+    return point >= 0x3005 and any(low <= point <= high for low, high in _CJK_RANGES)
 
 
 def is_word_char(char: str) -> bool:
@@ -106,6 +106,8 @@ def tokens(text: str) -> tuple[str, ...]:
 
 def fold(text: str) -> str:
     """Diacritics removed and lowercased: NFKD, drop marks, NFC, `lower()` (not casefold)."""
+    if text.isascii():
+        return text.lower()
     decomposed = unicodedata.normalize("NFKD", text)
     stripped = "".join(c for c in decomposed if not unicodedata.category(c).startswith("M"))
     return unicodedata.normalize("NFC", stripped).lower()

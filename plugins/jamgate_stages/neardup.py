@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -72,8 +73,10 @@ def value_conflict(a: str, b: str) -> bool:
     return bool(only_left and only_right)
 
 
+@lru_cache(maxsize=1024)
 def shingles(text: str) -> frozenset[str]:
-    """Folded content words, CJK runs as character bigrams (single characters kept)."""
+    """Folded content words, CJK runs as character bigrams (single characters kept; memoised:
+    a save compares its text with several look-alikes)."""
     out: set[str] = set()
     run = ""
     for word in [*words(fold(text)), ""]:

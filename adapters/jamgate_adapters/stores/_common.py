@@ -108,6 +108,8 @@ def ranked(scored: Iterable[tuple[MemoryRecord, float]]) -> list[tuple[MemoryRec
 
 def fold(text: str) -> str:
     """Case- and diacritic-folded text: `Café Müller` → `cafe muller`."""
+    if text.isascii():
+        return text.lower()
     decomposed = unicodedata.normalize("NFKD", text)
     stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
     return unicodedata.normalize("NFC", stripped).casefold()
@@ -116,7 +118,7 @@ def fold(text: str) -> str:
 def is_cjk(ch: str) -> bool:
     """Han, Hiragana or Katakana: scripts written without spaces between words."""
     code = ord(ch)
-    return (
+    return code >= 0x3040 and (
         0x3040 <= code <= 0x30FF or 0x31F0 <= code <= 0x31FF or 0x3400 <= code <= 0x4DBF
         or 0x4E00 <= code <= 0x9FFF or 0xF900 <= code <= 0xFAFF or 0xFF66 <= code <= 0xFF9F
         or 0x20000 <= code <= 0x3FFFF
@@ -149,6 +151,8 @@ def cjk_grams(text: str) -> tuple[list[str], list[str]]:
     """
     grams: list[str] = []
     chars: list[str] = []
+    if text.isascii():
+        return grams, chars
     for word in words(text):
         if not any(is_cjk(ch) for ch in word):
             continue

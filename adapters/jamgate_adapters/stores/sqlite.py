@@ -79,7 +79,7 @@ _BM25 = "bm25(records_fts, 1.0, 0.5, 1.0, 0.5)"
 # A query whose terms match more rows than this is ranked on its rarest terms (`_ranking_match`).
 RANK_BUDGET = 2_000
 # The same for the gate's exact look-alike search: a look-alike shares the rare words.
-EXACT_BUDGET = 200
+EXACT_BUDGET = 100
 
 
 def _vector_blob(vector: list[float]) -> bytes:
@@ -355,15 +355,15 @@ class SqliteStore(SqliteAuthState):
                 f"SELECT {_COLUMNS} FROM records r WHERE scope = :scope AND {_LIVE_R} {typed} "
                 "ORDER BY created_at DESC, id DESC LIMIT :limit", {**params, "limit": limit})
             return [(r, 1.0) for r in rows]
-        pool = limit * 2 if exact else max(limit * 4, 40)
+        if exact:
+            return self._lookalikes(query, limit, params, typed)
+        pool = max(limit * 4, 40)
         found: dict[str, MemoryRecord] = {}
         lexical: dict[str, float] = {}
         with self._db() as conn:
-            parts = self._match_parts(conn, query, exact=exact)
-            # A look-alike shares the text's rare words: a small budget is enough.
-            match = self._ranking_match(conn, parts, EXACT_BUDGET if exact else RANK_BUDGET)
+            match = self._ranking_match(conn, self._match_parts(conn, query), RANK_BUDGET)
             if match is not None:
-                for row in self._keyword_rows(conn, match, params, typed, pool, exact=exact):
+                for row in self._keyword_rows(conn, match, params, typed, pool):
                     found[row["id"]] = _record(row)
                     lexical[row["id"]] = max(-row["rank"], 1e-9)
             matrix, facts = (self._matrix(conn, scope, len(vector)) if vector
@@ -395,6 +395,18 @@ class SqliteStore(SqliteAuthState):
                    if matrix is not None else None)
         return diversify(hits, vectors)[:limit]
 
+    def _lookalikes(self, query: str, limit: int, params: dict[str, object],
+                    typed: str) -> list[tuple[MemoryRecord, float]]:
+        """The `exact` search: the best bm25 matches of the query's own words, newest first
+        among equals, with no vectors, fusion or diversity (the caller re-scores them)."""
+        with self._db() as conn:
+            # A look-alike shares the text's rare words: a small budget is enough.
+            match = self._ranking_match(conn, self._match_parts(conn, query, exact=True),
+                                        EXACT_BUDGET)
+            rows = ([] if match is None else
+                    self._keyword_rows(conn, match, params, typed, limit, exact=True))
+        return [(_record(row), max(-row["rank"], 1e-9)) for row in rows]
+
     @staticmethod
     def _keyword_rows(conn: sqlite3.Connection, match: str, params: dict[str, object],
                       typed: str, pool: int, *, exact: bool = False) -> list[sqlite3.Row]:
@@ -402,7 +414,7 @@ class SqliteStore(SqliteAuthState):
         full join only when scope, expiry or type filters leave too few of them (never for an
         `exact` look-alike search, which only wants the closest few)."""
         columns = ", ".join("r." + f for f in _FIELDS)
-        inner = pool * 5 if exact else 400
+        inner = pool * 10 if exact else 400
         rows = conn.execute(
             f"SELECT {columns}, hit.rank AS rank FROM (SELECT rowid, {_BM25} AS rank "
             "FROM records_fts WHERE records_fts MATCH :match ORDER BY rank LIMIT :inner) hit "
@@ -429,7 +441,7 @@ class SqliteStore(SqliteAuthState):
         budget = budget or RANK_BUDGET
         if len(parts) < 2:
             return parts[0] if parts else None
-        frequency = {part: self._frequency(conn, part, budget + 1) for part in parts}
+        frequency = self._frequencies(conn, parts, budget + 1)
         if sum(frequency.values()) <= budget:
             return " OR ".join(parts)
         rarest = sorted(parts, key=lambda part: frequency[part])
@@ -480,18 +492,29 @@ class SqliteStore(SqliteAuthState):
                                (text,)).fetchone()
         return row is not None
 
-    def _frequency(self, conn: sqlite3.Connection, part: str, cap: int) -> int:
-        """How many rows an FTS5 term matches, counted up to `cap`. A prefix term counts its
-        occurrences instead (an upper bound; a prefix MATCH would merge every doclist first)."""
-        if part.endswith('" *') and part.startswith('"'):
-            self._vocabulary(conn)
-            stem = part[1:-3].replace('""', '"')
-            sql = ("SELECT count(*) FROM (SELECT 1 FROM temp.jamgate_instances WHERE term >= ? "
-                   "AND term < ? LIMIT ?)")
-            return int(conn.execute(sql, (stem, stem + "\U0010ffff", cap)).fetchone()[0])
-        return int(conn.execute(
-            "SELECT count(*) FROM (SELECT 1 FROM records_fts WHERE records_fts MATCH ? LIMIT ?)",
-            (part, cap)).fetchone()[0])
+    def _frequencies(self, conn: sqlite3.Connection, parts: Sequence[str],
+                     cap: int) -> dict[str, int]:
+        """How many rows each FTS5 term matches, counted up to `cap`, in one statement per
+        hundred terms. A prefix term counts its occurrences instead (an upper bound; a prefix
+        MATCH would merge every doclist first)."""
+        counts: dict[str, int] = {}
+        for start in range(0, len(parts), 100):
+            chunk = parts[start:start + 100]
+            selects, params = [], []
+            for part in chunk:
+                if part.endswith('" *') and part.startswith('"'):
+                    self._vocabulary(conn)
+                    stem = part[1:-3].replace('""', '"')
+                    selects.append("(SELECT count(*) FROM (SELECT 1 FROM temp.jamgate_instances "
+                                   "WHERE term >= ? AND term < ? LIMIT ?))")
+                    params += [stem, stem + "\U0010ffff", cap]
+                else:
+                    selects.append("(SELECT count(*) FROM (SELECT 1 FROM records_fts "
+                                   "WHERE records_fts MATCH ? LIMIT ?))")
+                    params += [part, cap]
+            row = conn.execute("SELECT " + ", ".join(selects), params).fetchone()
+            counts.update(zip(chunk, (int(n) for n in row), strict=True))
+        return counts
 
     def _typos(self, conn: sqlite3.Connection, text: str) -> list[str]:
         limit = typo_limit(text)
