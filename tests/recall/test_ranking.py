@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from datetime import timedelta
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
+from jamgate_adapters.stores._common import query_period
 from jamgate_core.contracts import Preconditions, Store, WritePlan
 from jamgate_core.loader import load_store
 from jamgate_core.models import MemoryRecord, new_id, utcnow
@@ -92,6 +93,41 @@ def test_recency_breaks_ties_and_results_are_deterministic(store: Store) -> None
     assert all(search(store, "hiking") == first for _ in range(3))
 
 
+def put_at(store: Store, text: str, moment: datetime) -> MemoryRecord:
+    record = MemoryRecord(id=new_id(), text=text, created_at=moment, updated_at=moment)
+    store.write(WritePlan(scope="default", now=moment, insert=record), Preconditions("default"))
+    return record
+
+
+def test_a_named_date_puts_memories_from_then_first(store: Store) -> None:
+    march = put_at(store, "jam went to a concert with Ana", datetime(2025, 3, 9, tzinfo=UTC))
+    later = put_at(store, "jam went to a concert with Bo", datetime(2025, 6, 1, tzinfo=UTC))
+    assert ids(search(store, "concert"))[0] == later.id  # newest first on a tie
+    for query in ("which concert on 8 March 2025?", "concert in March 2025",
+                  "the concert on March 8th, 2025", "concert 2025-03-08"):
+        assert ids(search(store, query))[0] == march.id, query
+    assert ids(search(store, "concert in 2025"))[0] == later.id  # a bare year names nothing
+
+
+@pytest.mark.parametrize(("query", "first_day", "last_day"), [
+    ("what happened on 9 October, 2022", date(2022, 10, 8), date(2022, 10, 16)),
+    ("painting on October 13, 2023?", date(2023, 10, 12), date(2023, 10, 20)),
+    ("Sept 3 2024", date(2024, 9, 2), date(2024, 9, 10)),
+    ("in July 2023", date(2023, 6, 30), date(2023, 8, 7)),
+    ("on 2023-12-31", date(2023, 12, 30), date(2024, 1, 7)),
+])
+def test_query_period(query: str, first_day: date, last_day: date) -> None:
+    period = query_period(query)
+    assert period is not None
+    assert (period[0].date(), (period[1] - timedelta(days=1)).date()) == (first_day, last_day)
+
+
+@pytest.mark.parametrize("query", ["in 2023", "a decent 2023 season", "31 February 2023",
+                                   "May I ask", "on 3 Mayo 2023"])
+def test_query_without_a_period(query: str) -> None:
+    assert query_period(query) is None
+
+
 def test_vector_only_match_qualifies_by_meaning(store: Store) -> None:
     target = put(store, "Ο jam μένει στην Αθήνα", embedding=[1.0, 0.1, 0.0])
     for n in range(9):
@@ -99,6 +135,36 @@ def test_vector_only_match_qualifies_by_meaning(store: Store) -> None:
     hits = search(store, "where does he live", vector=[1.0, 0.0, 0.0])
     assert ids(hits)[:1] == [target.id]
     assert all(0 < s <= 1 for _, s in hits)
+
+
+def unit(*components: float) -> list[float]:
+    size = sum(c * c for c in components) ** 0.5
+    return [c / size for c in components]
+
+
+GENERIC = unit(1.0, 0.05, 0.0)  # at the heart of the scope's one topic
+SPECIFIC = unit(0.6, 0.0, 0.8)
+HUB_QUERY = unit(1.0, 0.0, 0.45)  # raw cosine: generic 0.91, specific 0.88
+
+
+def put_topic(store: Store) -> tuple[MemoryRecord, MemoryRecord]:
+    for n in range(6):
+        put(store, f"topic note {n}", at=n, embedding=unit(1.0, 0.02 * n, 0.0))
+    return (put(store, "generic note", at=10, embedding=GENERIC),
+            put(store, "specific note", at=11, embedding=SPECIFIC))
+
+
+def test_generic_memories_are_discounted(store: Store) -> None:
+    generic, specific = put_topic(store)
+    hits = store.search("default", "unrelated", limit=8, type=None, now=NOW, vector=HUB_QUERY)
+    assert ids(hits)[0] == specific.id
+    assert generic.id in ids(hits)
+
+
+def test_nearest_keeps_raw_cosines(store: Store) -> None:
+    generic, specific = put_topic(store)
+    near = dict((r.id, s) for r, s in store.nearest("default", HUB_QUERY, limit=8, now=NOW))
+    assert near[generic.id] > near[specific.id]
 
 
 def test_sqlite_vector_cache_follows_writes(tmp_path: Path) -> None:

@@ -33,6 +33,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from jamgate_adapters.stores import _sqlite_schema as schema
 from jamgate_adapters.stores._authstate import SqliteAuthState
 from jamgate_adapters.stores._common import (
+    HUB_DISCOUNT,
+    QueryHints,
     VectorMatrix,
     decode_cursor,
     diversify,
@@ -40,7 +42,6 @@ from jamgate_adapters.stores._common import (
     fuse,
     is_cjk,
     match_terms,
-    named_types,
     norm,
     ranked,
     record_columns,
@@ -368,17 +369,20 @@ class SqliteStore(SqliteAuthState):
                     lexical[row["id"]] = max(-row["rank"], 1e-9)
             matrix, facts = (self._matrix(conn, scope, len(vector)) if vector
                              else (None, {}))
-        types = named_types(query)
+        hints = QueryHints(query)
         cosines: dict[str, float] | None = None
+        adjusted: dict[str, float] | None = None
         stats = None
         if vector and matrix is not None:
-            near, mean, spread = matrix.ranked(vector, now, pool * 2, also=list(lexical))
-            stats = (mean, spread)
-            cosines = {str(key): similarity for key, similarity in near
+            near = matrix.ranked(vector, now, pool * 2, also=list(lexical),
+                                 discount=HUB_DISCOUNT)
+            stats = (near.mean, near.spread)
+            cosines = {str(key): similarity for key, similarity in near.hits
                        if type is None or facts[str(key)][0] == type}
-        typed_ids = {i for i, r in found.items() if r.type in types}
-        typed_ids |= {i for i in (cosines or {}) if facts[i][0] in types}
-        scores = fuse(lexical, cosines, typed_ids, stats)
+            adjusted = {str(key): value for key, value in near.adjusted.items()}
+        bonus = {i: hints.bonus(facts[i][0], facts[i][1]) for i in cosines or {}}
+        bonus.update((i, hints.bonus(r.type, r.created_at)) for i, r in found.items())
+        scores = fuse(lexical, cosines, bonus, stats, adjusted)
         stamp = {i: iso(r.created_at) for i, r in found.items()}
         by_recency = sorted(scores, key=lambda i: (stamp.get(i) or facts[i][1], i), reverse=True)
         order = sorted(by_recency, key=lambda i: -scores[i])[:pool]
@@ -556,7 +560,7 @@ class SqliteStore(SqliteAuthState):
             return []
         with self._db() as conn:
             matrix, facts = self._matrix(conn, scope, len(vector))
-            near, _, _ = matrix.ranked(vector, now, limit + 8)
+            near = matrix.ranked(vector, now, limit + 8).hits
             scored = sorted(((similarity, facts[str(key)][1], str(key)) for key, similarity in
                              near), reverse=True)[:limit]
             if not scored:

@@ -25,6 +25,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from jamgate_adapters.stores._common import (
+    QueryHints,
     bm25,
     decode_cursor,
     diversify,
@@ -32,7 +33,6 @@ from jamgate_adapters.stores._common import (
     encode_cursor,
     fuse,
     match_terms,
-    named_types,
     ranked,
     record_columns,
 )
@@ -291,8 +291,9 @@ class SupabaseStore(SupabaseAuthState):
             cosines = {i: c for i, c in cosines.items() if i in found}
             vectors = {i: r.embedding for i, r in found.items()
                        if r.embedding and len(r.embedding) == len(vector)}
-        types = named_types(query)
-        fused = fuse(lexical, cosines, (i for i, r in found.items() if r.type in types), stats)
+        hints = QueryHints(query)
+        fused = fuse(lexical, cosines,
+                     {i: hints.bonus(r.type, r.created_at) for i, r in found.items()}, stats)
         hits = ranked((found[i], s) for i, s in fused.items())[:pool]
         return diversify(hits, vectors or None)[:limit]
 
