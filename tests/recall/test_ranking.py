@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from jamgate_adapters.stores._common import query_period
+from jamgate_adapters.stores._dates import query_period
 from jamgate_core.contracts import Preconditions, Store, WritePlan
 from jamgate_core.loader import load_store
 from jamgate_core.models import MemoryRecord, new_id, utcnow
@@ -115,6 +115,14 @@ def test_a_named_date_puts_memories_from_then_first(store: Store) -> None:
     ("Sept 3 2024", date(2024, 9, 2), date(2024, 9, 10)),
     ("in July 2023", date(2023, 6, 30), date(2023, 8, 7)),
     ("on 2023-12-31", date(2023, 12, 30), date(2024, 1, 7)),
+    ("Was war am 9. Oktober 2022?", date(2022, 10, 8), date(2022, 10, 16)),
+    ("¿qué pasó el 9 de octubre de 2022?", date(2022, 10, 8), date(2022, 10, 16)),
+    ("le 1er mars 2024", date(2024, 2, 29), date(2024, 3, 8)),
+    ("Τι έγινε στις 9 Οκτωβρίου 2022;", date(2022, 10, 8), date(2022, 10, 16)),
+    ("im März 2023", date(2023, 2, 28), date(2023, 4, 7)),
+    ("am 9.10.2022", date(2022, 10, 8), date(2022, 10, 16)),
+    ("2022年10月9日に何をした?", date(2022, 10, 8), date(2022, 10, 16)),
+    ("2022년 10월", date(2022, 9, 30), date(2022, 11, 7)),
 ])
 def test_query_period(query: str, first_day: date, last_day: date) -> None:
     period = query_period(query)
@@ -123,7 +131,8 @@ def test_query_period(query: str, first_day: date, last_day: date) -> None:
 
 
 @pytest.mark.parametrize("query", ["in 2023", "a decent 2023 season", "31 February 2023",
-                                   "May I ask", "on 3 Mayo 2023"])
+                                   "May I ask", "on 3 Mayonnaise 2023", "on 9/10/2022",
+                                   "last weekend", "2022-13-01"])
 def test_query_without_a_period(query: str) -> None:
     assert query_period(query) is None
 

@@ -8,6 +8,8 @@ kept stable.
   (diacritic folding, CJK bigrams) for stores without a keyword index.
 - `cjk_grams(text)`, `script_runs(word)`: CJK segmentation for keyword indexes.
 - `cosine`, `blend`: vector similarity and the lexical/semantic blend.
+- `fuse`, `discounted`, `QueryHints`, `VectorMatrix`, `diversify`, `rank_records`: the ranking
+  every bundled store shares (docs/recall.md).
 - `invariant_problems(records)`: the uniqueness invariants of active records.
 """
 
@@ -21,9 +23,10 @@ import operator
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import datetime
 from typing import Any, NamedTuple
 
+from jamgate_adapters.stores._dates import query_period
 from jamgate_core.errors import InvalidArgument
 from jamgate_core.models import MemoryRecord, iso, parse_iso, text_key
 
@@ -344,41 +347,6 @@ def match_terms(query: str) -> list[QueryTerm]:
 def named_types(query: str) -> frozenset[str]:
     """Memory types the query names (`preferences` → preference)."""
     return frozenset(_TYPE_WORDS[w] for w in words(query) if w in _TYPE_WORDS)
-
-
-_MONTH = (r"(january|jan|february|feb|march|mar|april|apr|may|june|jun|july|jul|august|aug"
-          r"|september|sept|sep|october|oct|november|nov|december|dec)\.?")
-_DAY = r"(\d{1,2})(?:st|nd|rd|th)?"
-_DAY_MONTH_YEAR = re.compile(rf"\b{_DAY} {_MONTH},? (\d{{4}})\b", re.IGNORECASE)
-_MONTH_DAY_YEAR = re.compile(rf"\b{_MONTH} {_DAY},? (\d{{4}})\b", re.IGNORECASE)
-_MONTH_YEAR = re.compile(rf"\b{_MONTH},? (\d{{4}})\b", re.IGNORECASE)
-_ISO_DAY = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
-_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
-
-
-def query_period(query: str) -> tuple[datetime, datetime] | None:
-    """The span of days a query names in English ("on 9 October, 2022", "October 13, 2023",
-    "2023-10-13", "in May 2023"), widened to the memories saved about it: from the day before
-    to a week after (people save "last weekend I …"). A bare year names nothing."""
-    day: tuple[int, int, int] | None = None
-    if found := _DAY_MONTH_YEAR.search(query):
-        day = (int(found[3]), _MONTHS.index(found[2][:3].lower()) + 1, int(found[1]))
-    elif found := _MONTH_DAY_YEAR.search(query):
-        day = (int(found[3]), _MONTHS.index(found[1][:3].lower()) + 1, int(found[2]))
-    elif found := _ISO_DAY.search(query):
-        day = (int(found[1]), int(found[2]), int(found[3]))
-    try:
-        if day is not None:
-            start = datetime(*day, tzinfo=UTC)
-            return start - timedelta(days=1), start + timedelta(days=8)
-        if found := _MONTH_YEAR.search(query):
-            start = datetime(int(found[2]), _MONTHS.index(found[1][:3].lower()) + 1, 1,
-                             tzinfo=UTC)
-            following = (start + timedelta(days=32)).replace(day=1)
-            return start - timedelta(days=1), following + timedelta(days=7)
-    except ValueError:  # 31 February
-        return None
-    return None
 
 
 class QueryHints:
