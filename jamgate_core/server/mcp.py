@@ -69,7 +69,9 @@ SAVE_SCHEMA: dict[str, Any] = {
 RECALL_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
-        "query": {"type": "string", "description": "What to look for; empty = most recent."},
+        "query": {"type": "string",
+                  "description": "What to look for; empty = most recent. Naming a day or a "
+                                 "month ('on 9 May 2023') puts memories saved then first."},
         "limit": {"type": "integer", "minimum": 1, "description": "At most this many (cap 100)."},
         "scope": _SCOPE,
         "type": _TYPE,
