@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import base64
 import binascii
+import bisect
 import functools
 import math
 import operator
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
 from jamgate_adapters.stores._dates import query_period
@@ -102,9 +103,17 @@ def newest_first(records: Iterable[MemoryRecord]) -> list[MemoryRecord]:
 
 
 def ranked(scored: Iterable[tuple[MemoryRecord, float]]) -> list[tuple[MemoryRecord, float]]:
-    """Hits best first: score descending, then newest, then id descending."""
-    by_recency = sorted(scored, key=lambda hit: (iso(hit[0].created_at), hit[0].id), reverse=True)
+    """Hits best first: score descending, then newest (to the millisecond, as stored), then id
+    descending."""
+    by_recency = sorted(scored, key=lambda hit: (_millisecond(hit[0].created_at), hit[0].id),
+                        reverse=True)
     return sorted(by_recency, key=lambda hit: -hit[1])
+
+
+def _millisecond(moment: datetime) -> datetime:
+    """`moment` in UTC, cut to whole milliseconds: what `iso` keeps, without formatting it."""
+    moment = moment.astimezone(UTC)
+    return moment.replace(microsecond=moment.microsecond - moment.microsecond % 1000)
 
 
 # --- lexical scoring -------------------------------------------------------------------------
@@ -425,17 +434,16 @@ def bm25(terms: Sequence[QueryTerm], documents: Sequence[Sequence[str]], k1: flo
         return [0.0] * count
     lengths = [len(doc) for doc in documents]
     average = sum(lengths) / count or 1.0
-    counters = [_counts(doc) for doc in documents]
-    vocabulary: set[str] | None = None
+    counters = [_counts(tuple(doc)) for doc in documents]
+    vocabulary = sorted(set().union(*counters))
     scores = [0.0] * count
     for term in terms:
-        frequencies = [sum(n for token, n in c.items() if term.matches(token)) for c in counters]
-        if not any(frequencies):
-            if vocabulary is None:
-                vocabulary = {token for c in counters for token in c}
-            alternatives = set(typo_matches(term.text, vocabulary))
-            frequencies = [sum(n for token, n in c.items() if token in alternatives)
-                           for c in counters]
+        matched = _matching(term, vocabulary) or typo_matches(term.text, vocabulary)
+        if len(matched) <= 4:
+            frequencies = [sum(c.get(token, 0) for token in matched) for c in counters]
+        else:
+            wanted = set(matched)
+            frequencies = [sum(c[token] for token in c.keys() & wanted) for c in counters]
         df = sum(1 for f in frequencies if f)
         if not df:
             continue
@@ -451,7 +459,19 @@ def _cached_tokens(text: str, subject: str | None) -> tuple[str, ...]:
     return tuple(document_tokens(text, subject))
 
 
-def _counts(tokens: Sequence[str]) -> dict[str, int]:
+def _matching(term: QueryTerm, vocabulary: Sequence[str]) -> list[str]:
+    """The tokens of a sorted vocabulary that `term` matches (its prefix range, or itself)."""
+    start = bisect.bisect_left(vocabulary, term.text)
+    if not term.prefix:
+        return [term.text] if vocabulary[start:start + 1] == [term.text] else []
+    end = bisect.bisect_left(vocabulary, term.text + "\U0010ffff", start)
+    return list(vocabulary[start:end])
+
+
+@functools.lru_cache(maxsize=20_000)
+def _counts(tokens: tuple[str, ...]) -> dict[str, int]:
+    """How often each token occurs (memoised: the same documents are scored query after query;
+    callers must not modify the result)."""
     counts: dict[str, int] = {}
     for token in tokens:
         counts[token] = counts.get(token, 0) + 1
