@@ -109,6 +109,9 @@ def test_a_named_date_puts_memories_from_then_first(store: Store) -> None:
     assert ids(search(store, "concert in 2025"))[0] == later.id  # a bare year names nothing
 
 
+AT = datetime(2026, 11, 30, 15, 0, tzinfo=UTC)  # the moment of a recall, for relative dates
+
+
 @pytest.mark.parametrize(("query", "first_day", "last_day"), [
     ("what happened on 9 October, 2022", date(2022, 10, 8), date(2022, 10, 16)),
     ("painting on October 13, 2023?", date(2023, 10, 12), date(2023, 10, 20)),
@@ -123,11 +126,34 @@ def test_a_named_date_puts_memories_from_then_first(store: Store) -> None:
     ("am 9.10.2022", date(2022, 10, 8), date(2022, 10, 16)),
     ("2022年10月9日に何をした?", date(2022, 10, 8), date(2022, 10, 16)),
     ("2022년 10월", date(2022, 9, 30), date(2022, 11, 7)),
+    ("on 9 May 2023, not yesterday", date(2023, 5, 8), date(2023, 5, 16)),  # a date wins
+    ("what did we decide yesterday?", date(2026, 11, 28), date(2026, 11, 30)),
+    ("notes from today", date(2026, 11, 29), date(2026, 12, 1)),
+    ("the call 3 days ago", date(2026, 11, 26), date(2026, 11, 28)),
+    ("the call two days ago", date(2026, 11, 27), date(2026, 11, 29)),
+    ("last week's plan", date(2026, 11, 15), date(2026, 11, 24)),
+    ("this week", date(2026, 11, 23), date(2026, 12, 1)),
+    ("this month", date(2026, 10, 31), date(2026, 12, 1)),
+    ("last month", date(2026, 9, 30), date(2026, 11, 7)),
 ])
 def test_query_period(query: str, first_day: date, last_day: date) -> None:
-    period = query_period(query)
+    period = query_period(query, AT)
     assert period is not None
-    assert (period[0].date(), (period[1] - timedelta(days=1)).date()) == (first_day, last_day)
+    assert (period[0].date(), (period[1] - timedelta(microseconds=1)).date()) == (
+        first_day, last_day)
+
+
+def test_relative_dates_need_the_moment_of_the_recall() -> None:
+    assert query_period("what did we decide yesterday?") is None
+    assert query_period("on 9 May 2023") is not None
+
+
+def test_yesterday_puts_yesterdays_memory_first(store: Store) -> None:
+    recent = put_at(store, "jam went to a long concert with Ana at the old hall downtown",
+                    NOW - timedelta(days=1))
+    tight = put_at(store, "jam loves a concert", NOW - timedelta(days=6))
+    assert ids(search(store, "concert"))[0] == tight.id  # the closer keyword match
+    assert ids(search(store, "the concert yesterday"))[0] == recent.id
 
 
 @pytest.mark.parametrize("query", ["in 2023", "a decent 2023 season", "31 February 2023",

@@ -362,9 +362,9 @@ class QueryHints:
     """What a query says beyond its words: memory types it names (TYPE_BONUS) and a period
     (TEMPORAL_BONUS for memories created in it)."""
 
-    def __init__(self, query: str) -> None:
+    def __init__(self, query: str, now: datetime | None = None) -> None:
         self.types = named_types(query)
-        self.period = query_period(query)
+        self.period = query_period(query, now)
 
     def bonus(self, type: str | None, created_at: datetime | str) -> float:
         extra = TYPE_BONUS if type in self.types else 0.0
@@ -681,7 +681,7 @@ class VectorMatrix:
 def rank_records(records: Sequence[MemoryRecord], query: str, limit: int,
                  vector: Sequence[float] | None = None,
                  tokens: Callable[[MemoryRecord], Sequence[str]] | None = None,
-                 ) -> list[tuple[MemoryRecord, float]]:
+                 now: datetime | None = None) -> list[tuple[MemoryRecord, float]]:
     """Search for stores without an index: the same ranking as the SQLite store, computed over
     `records` (the scope's live records, type filter applied). `tokens` may return cached
     `document_tokens` of a record."""
@@ -695,7 +695,7 @@ def rank_records(records: Sequence[MemoryRecord], query: str, limit: int,
         vectors = {r.id: r.embedding for r in records
                    if r.embedding and len(r.embedding) == len(vector)}
         cosines, adjusted = discounted(vectors, vector)
-    hints = QueryHints(query)
+    hints = QueryHints(query, now)
     candidates = lexical.keys() | (cosines or {}).keys()
     bonus = {r.id: hints.bonus(r.type, r.created_at) for r in records if r.id in candidates}
     scores = fuse(lexical, cosines, bonus, adjusted=adjusted)

@@ -4,9 +4,10 @@ Understood: a day or a month with its year, written with month names in English,
 French, Spanish, Italian, Portuguese or Greek ("on 9 October, 2022", "October 13, 2023",
 "9. Oktober 2022", "9 de octubre de 2022", "9 Οκτωβρίου 2022", "in May 2023"), ISO dates
 (2022-10-09), day.month.year (9.10.2022), and Chinese, Japanese or Korean year-month(-day)
-(2022年10月9日, 2022년 10월). A bare year, a weekday or a relative date ("last weekend") names
-nothing. Slashed dates are left alone: 9/10/2022 means two different days depending on who
-wrote it.
+(2022年10月9日, 2022년 10월). Given the moment of the recall, a few English relative dates
+too: today, yesterday, N days ago, this or last week, this or last month. A bare year, a weekday
+or "last weekend" names nothing. Slashed dates are left alone: 9/10/2022 means two different
+days depending on who wrote it.
 """
 
 from __future__ import annotations
@@ -69,12 +70,48 @@ def _named(text: str) -> tuple[int, int, int | None] | None:
     return None
 
 
-def query_period(query: str) -> tuple[datetime, datetime] | None:
+_TODAY = re.compile(r"\b(today|tonight|this morning|this afternoon|this evening)\b")
+_YESTERDAY = re.compile(r"\byesterday\b")
+_DAYS_AGO = re.compile(r"\b(\d{1,3}|two|three|four|five|six) days ago\b")
+_WEEK = re.compile(r"\b(this|last|past) week\b")
+_MONTH_AGO = re.compile(r"\b(this|last|past) month\b")
+_SMALL = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+
+
+def _relative(text: str, now: datetime) -> tuple[datetime, datetime] | None:
+    """The span an English relative date names, seen from `now` (a day gets a day's slack on
+    each side: `now` is UTC and the person's day may not be)."""
+    today = now.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+    back: int | None = None
+    if _TODAY.search(text):
+        back = 0
+    elif _YESTERDAY.search(text):
+        back = 1
+    elif found := _DAYS_AGO.search(text):
+        back = int(_SMALL.get(found[1], found[1]))
+    if back is not None:
+        day = today - timedelta(days=back)
+        return day - timedelta(days=1), day + timedelta(days=2)
+    if found := _WEEK.search(text):
+        return ((today - timedelta(days=7), now + timedelta(days=1)) if found[1] == "this"
+                else (today - timedelta(days=15), today - timedelta(days=5)))
+    if found := _MONTH_AGO.search(text):
+        first = today.replace(day=1)
+        if found[1] == "this":
+            return first - timedelta(days=1), now + timedelta(days=1)
+        previous = (first - timedelta(days=1)).replace(day=1)
+        return previous - timedelta(days=1), first + timedelta(days=7)
+    return None
+
+
+def query_period(query: str, now: datetime | None = None) -> tuple[datetime, datetime] | None:
     """The span of UTC days a query names, widened to the memories saved about it: from the
-    day before to a week after (people save "last weekend I …" a few days late)."""
-    named = _named(_fold(query))
+    day before to a week after (people save "last weekend I …" a few days late). With `now`,
+    the English relative dates in the module docstring count too."""
+    text = _fold(query)
+    named = _named(text)
     if named is None:
-        return None
+        return _relative(text, now) if now is not None else None
     year, month, day = named
     try:
         start = datetime(year, month, day or 1, tzinfo=UTC)

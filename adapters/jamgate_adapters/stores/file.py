@@ -268,7 +268,7 @@ class FileStore(SidecarAuthState):
                       and (type is None or e.record.type == type)]
             return [(r, 1.0) for r in newest[:limit]]
         live = self._live(scope, now, type)
-        return rank_records([e.record for e in live], query, limit, vector)
+        return rank_records([e.record for e in live], query, limit, vector, now=now)
 
     def nearest(
         self, scope: str, vector: list[float], *, limit: int, now: datetime

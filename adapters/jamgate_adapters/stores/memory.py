@@ -96,7 +96,7 @@ class MemoryStore(MemoryAuthState):
             return []
         if not query.strip():
             return [(r, 1.0) for r in newest_first(live)[:limit]]
-        return rank_records(live, query, limit, vector)
+        return rank_records(live, query, limit, vector, now=now)
 
     def nearest(
         self, scope: str, vector: list[float], *, limit: int, now: datetime

@@ -369,7 +369,7 @@ class SqliteStore(SqliteAuthState):
                     lexical[row["id"]] = max(-row["rank"], 1e-9)
             matrix, facts = (self._matrix(conn, scope, len(vector)) if vector
                              else (None, {}))
-        hints = QueryHints(query)
+        hints = QueryHints(query, now)
         cosines: dict[str, float] | None = None
         adjusted: dict[str, float] | None = None
         stats = None

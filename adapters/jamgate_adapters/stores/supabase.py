@@ -291,7 +291,7 @@ class SupabaseStore(SupabaseAuthState):
             cosines = {i: c for i, c in cosines.items() if i in found}
             vectors = {i: r.embedding for i, r in found.items()
                        if r.embedding and len(r.embedding) == len(vector)}
-        hints = QueryHints(query)
+        hints = QueryHints(query, now)
         fused = fuse(lexical, cosines,
                      {i: hints.bonus(r.type, r.created_at) for i, r in found.items()}, stats)
         hits = ranked((found[i], s) for i, s in fused.items())[:pool]
