@@ -55,20 +55,12 @@ class Observation:
     at: datetime | None = None  # when its session took place
 
 
-_SESSION_TIME = re.compile(r"(\d{1,2}):(\d{2})\s*([ap]m)\s+on\s+(\d{1,2})\s+(\w+),?\s+(\d{4})",
-                           re.IGNORECASE)
-_MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", "august",
-                "september", "october", "november", "december")
-
-
 def session_time(text: str) -> datetime | None:
     """A LoCoMo session's `date_time` ("1:56 pm on 8 May, 2023") as a UTC moment."""
-    found = _SESSION_TIME.search(text or "")
-    if not found or found[5].lower() not in _MONTH_NAMES:
+    try:
+        return datetime.strptime(text.strip(), "%I:%M %p on %d %B, %Y").replace(tzinfo=UTC)
+    except ValueError:
         return None
-    hour = int(found[1]) % 12 + (12 if found[3].lower() == "pm" else 0)
-    return datetime(int(found[6]), _MONTH_NAMES.index(found[5].lower()) + 1, int(found[4]),
-                    hour, int(found[2]), tzinfo=UTC)
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from jamgate_adapters.stores._dates import query_period
+from jamgate_adapters.stores._common import QueryHints
 from jamgate_core.contracts import Preconditions, Store, WritePlan
 from jamgate_core.loader import load_store
 from jamgate_core.models import MemoryRecord, new_id, utcnow
@@ -137,15 +137,15 @@ AT = datetime(2026, 11, 30, 15, 0, tzinfo=UTC)  # the moment of a recall, for re
     ("last month", date(2026, 9, 30), date(2026, 11, 7)),
 ])
 def test_query_period(query: str, first_day: date, last_day: date) -> None:
-    period = query_period(query, AT)
+    period = QueryHints(query, AT).period
     assert period is not None
     assert (period[0].date(), (period[1] - timedelta(microseconds=1)).date()) == (
         first_day, last_day)
 
 
 def test_relative_dates_need_the_moment_of_the_recall() -> None:
-    assert query_period("what did we decide yesterday?") is None
-    assert query_period("on 9 May 2023") is not None
+    assert QueryHints("what did we decide yesterday?").period is None
+    assert QueryHints("on 9 May 2023").period is not None
 
 
 def test_yesterday_puts_yesterdays_memory_first(store: Store) -> None:
@@ -160,7 +160,7 @@ def test_yesterday_puts_yesterdays_memory_first(store: Store) -> None:
                                    "May I ask", "on 3 Mayonnaise 2023", "on 9/10/2022",
                                    "last weekend", "2022-13-01"])
 def test_query_without_a_period(query: str) -> None:
-    assert query_period(query) is None
+    assert QueryHints(query, AT).period is None
 
 
 def test_vector_only_match_qualifies_by_meaning(store: Store) -> None:

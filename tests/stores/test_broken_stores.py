@@ -8,6 +8,7 @@ from datetime import datetime
 import pytest
 
 from jamgate_adapters.stores._common import (
+    check_preconditions,
     decode_cursor,
     encode_cursor,
     lexical_score,
@@ -78,7 +79,7 @@ class InsertsBeforeChecking(MemoryStore):
         with self._lock:
             if plan.insert is not None:
                 self._records[plan.insert.id] = plan.insert
-            self._check(preconditions)
+            check_preconditions(preconditions, self.by_text_key, self.by_subject)
             super().write(WritePlan(scope=plan.scope, now=plan.now, retire=plan.retire,
                                     upgrade_source=plan.upgrade_source), preconditions)
 

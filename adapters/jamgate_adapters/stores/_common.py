@@ -25,11 +25,12 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 from jamgate_adapters.stores._dates import query_period
-from jamgate_core.errors import InvalidArgument
-from jamgate_core.models import MemoryRecord, iso, parse_iso, text_key
+from jamgate_core.contracts import Preconditions
+from jamgate_core.errors import InvalidArgument, PreconditionFailed
+from jamgate_core.models import ClientInfo, MemoryRecord, iso, parse_iso, text_key
 
 LEXICAL_WEIGHT = 0.7
 SEMANTIC_WEIGHT = 0.3
@@ -80,6 +81,35 @@ def decode_cursor(cursor: str) -> tuple[str, str]:
 
 # --- filters and orderings -------------------------------------------------------------------
 
+LIST_STATUSES = ("active", "superseded", "expired", "all")
+
+
+def check_list_args(limit: int, status: str) -> None:
+    """Refuse what no store can page: a limit under 1 or an unknown status."""
+    if limit < 1:
+        raise InvalidArgument(f"limit must be at least 1, got {limit}")
+    if status not in LIST_STATUSES:
+        raise _unknown_status(status)
+
+
+def _unknown_status(status: str) -> InvalidArgument:
+    return InvalidArgument(f"unknown status {status!r}; use one of {', '.join(LIST_STATUSES)}")
+
+
+def check_preconditions(preconditions: Preconditions,
+                        by_text_key: Callable[[str, str], Iterable[MemoryRecord]],
+                        by_subject: Callable[[str, str], Iterable[MemoryRecord]]) -> None:
+    """Raise PreconditionFailed unless each text key and subject read during judgement still
+    has exactly the active records it had (looked up with the store's own readers)."""
+    scope = preconditions.scope
+    for key, ids in preconditions.by_key.items():
+        if frozenset(r.id for r in by_text_key(scope, key)) != ids:
+            raise PreconditionFailed(f"the records with text key {key!r} changed")
+    for subject, ids in preconditions.by_subject.items():
+        if frozenset(r.id for r in by_subject(scope, subject)) != ids:
+            raise PreconditionFailed(f"the records about {subject!r} changed")
+
+
 def listed(record: MemoryRecord, status: str, type: str | None, now: datetime) -> bool:
     """Whether `record` belongs to a `list` page for `status` (active|superseded|expired|all)."""
     if type is not None and record.type != type:
@@ -92,9 +122,7 @@ def listed(record: MemoryRecord, status: str, type: str | None, now: datetime) -
         return record.status == "active" and record.is_expired(now)
     if status == "active":
         return record.is_live(now)
-    raise InvalidArgument(
-        f"unknown status {status!r}; use one of active, superseded, expired, all"
-    )
+    raise _unknown_status(status)
 
 
 def newest_first(records: Iterable[MemoryRecord]) -> list[MemoryRecord]:
@@ -364,7 +392,7 @@ class QueryHints:
 
     def __init__(self, query: str, now: datetime | None = None) -> None:
         self.types = named_types(query)
-        self.period = query_period(query, now)
+        self.period = query_period(fold(query), now)
 
     def bonus(self, type: str | None, created_at: datetime | str) -> float:
         extra = TYPE_BONUS if type in self.types else 0.0
@@ -478,19 +506,24 @@ def _counts(tokens: tuple[str, ...]) -> dict[str, int]:
     return counts
 
 
-def discounted(vectors: Mapping[str, Sequence[float]], query: Sequence[float]
-               ) -> tuple[dict[str, float], dict[str, float]]:
-    """The cosine of each vector with `query`, and that cosine less HUB_DISCOUNT × the vector's
-    cosine with the centroid of all the (unit) vectors (pure Python, for small scopes). A zero
-    vector scores 0 on both."""
+Key = TypeVar("Key")
+
+
+def discounted(vectors: Mapping[Key, Sequence[float]], query: Sequence[float],
+               discount: float = HUB_DISCOUNT) -> tuple[dict[Key, float], dict[Key, float]]:
+    """The cosine of each vector with `query`, and that cosine less `discount` × the vector's
+    cosine with the centroid of all the (unit) vectors (pure Python, for small scopes; with no
+    discount the two are the same). A zero vector scores 0 on both."""
     size = norm(query)
     units = {i: [x / n for x in v] for i, v in vectors.items() if (n := norm(v)) > 0}
     if not units or size == 0:
         return dict.fromkeys(vectors, 0.0), dict.fromkeys(vectors, 0.0)
-    centroid = [math.fsum(column) / len(units) for column in zip(*units.values(), strict=True)]
     dot = lambda a, b: math.fsum(x * y for x, y in zip(a, b, strict=True))  # noqa: E731
     cosines = {i: dot(units[i], query) / size if i in units else 0.0 for i in vectors}
-    adjusted = {i: c - HUB_DISCOUNT * dot(units[i], centroid) if i in units else 0.0
+    if not discount:
+        return cosines, cosines
+    centroid = [math.fsum(column) / len(units) for column in zip(*units.values(), strict=True)]
+    adjusted = {i: c - discount * dot(units[i], centroid) if i in units else 0.0
                 for i, c in cosines.items()}
     return cosines, adjusted
 
@@ -653,22 +686,19 @@ class VectorMatrix:
     def _ranked_python(self, vector: Sequence[float], now: datetime, k: int,
                        also: Iterable[object], discount: float) -> Nearest:
         moment = now.timestamp()
-        live = {str(key): row for key, expires, (row, _) in
+        live = {key: row for key, expires, (row, _) in
                 zip(self.keys, self.expiry, self._rows, strict=True) if expires > moment}
         if len(vector) != self.dim or not live:
             return Nearest([], {}, 0.0, 0.0)
-        cosines, adjusted = discounted(live, vector)
-        if not discount:
-            adjusted = cosines
-        key_of = {str(key): key for key in self.keys}
+        cosines, adjusted = discounted(live, vector, discount)
         values = list(adjusted.values())
         mean = math.fsum(values) / len(values)
         spread = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / len(values))
-        wanted = {str(key) for key in also}
-        best = sorted(adjusted, key=lambda i: -adjusted[i])
-        chosen = [i for n, i in enumerate(best) if n < k or i in wanted]
-        return Nearest([(key_of[i], cosines[i]) for i in chosen],
-                       {key_of[i]: adjusted[i] for i in chosen}, mean, spread)
+        wanted = set(also)
+        best = sorted(adjusted, key=lambda key: -adjusted[key])
+        chosen = [key for n, key in enumerate(best) if n < k or key in wanted]
+        return Nearest([(key, cosines[key]) for key in chosen],
+                       {key: adjusted[key] for key in chosen}, mean, spread)
 
     def vector(self, index: int) -> list[float]:
         """The stored (normalised with numpy) vector of row `index`."""
@@ -702,6 +732,29 @@ def rank_records(records: Sequence[MemoryRecord], query: str, limit: int,
     by_id = {r.id: r for r in records}
     hits = ranked((by_id[i], s) for i, s in scores.items())[:max(limit * 4, 40)]
     return diversify(hits, vectors or None)[:limit]
+
+
+class Columns(Protocol):
+    """A row of the flat record columns, by name (a dict, or an `sqlite3.Row`)."""
+
+    def __getitem__(self, name: str) -> Any: ...
+
+
+def record_from_columns(row: Columns, embedding: list[float] | None) -> MemoryRecord:
+    """A record from the flat columns of `record_columns` (timestamps as ISO text) and its
+    vector, decoded by the caller from however the store keeps it."""
+    moment = lambda value: parse_iso(value) if value else None  # noqa: E731
+    return MemoryRecord(
+        id=row["id"], text=row["text"], type=row["type"], subject=row["subject"],
+        scope=row["scope"], source=row["source"], status=row["status"],
+        created_at=parse_iso(row["created_at"]), updated_at=parse_iso(row["updated_at"]),
+        expires_at=moment(row["expires_at"]), superseded_by=row["superseded_by"],
+        superseded_at=moment(row["superseded_at"]),
+        client=(ClientInfo(name=row["client_name"], version=row["client_version"])
+                if row["client_name"] is not None else None),
+        provenance=row["provenance"], embedding_model=row["embedding_model"],
+        embedding=embedding,
+    )
 
 
 def _stamp(moment: datetime | None) -> str | None:

@@ -13,7 +13,6 @@ days depending on who wrote it.
 from __future__ import annotations
 
 import re
-import unicodedata
 from datetime import UTC, datetime, timedelta
 
 # Folded (lowercase, no diacritics) month names and abbreviations, by month number; Greek in
@@ -33,7 +32,8 @@ _NAMES = (
     "november nov novembre noviembre novembro νοεμβριου νοεμβριος νοεμβριο",
     "december dec dezember decembre diciembre dicembre dezembro δεκεμβριου δεκεμβριος δεκεμβριο",
 )
-MONTHS: dict[str, int] = {name: n for n, names in enumerate(_NAMES, 1) for name in names.split()}
+MONTHS: dict[str, int] = {name.casefold(): n for n, names in enumerate(_NAMES, 1)
+                          for name in names.split()}
 
 _MONTH = "(" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
 _DAY = r"(\d{1,2})(?:st|nd|rd|th|er|o|\.)?"
@@ -45,12 +45,6 @@ _MONTH_YEAR = re.compile(rf"\b{_MONTH},?{_OF}\s+{_YEAR}")
 _ISO_DAY = re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b")
 _DOTTED_DAY = re.compile(r"\b(\d{1,2})\.(\d{1,2})\.(\d{4})\b")
 _CJK_DATE = re.compile(r"(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월](?:\s*(\d{1,2})\s*[日일])?")
-
-
-def _fold(text: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", text)
-    stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return unicodedata.normalize("NFC", stripped).lower()
 
 
 def _named(text: str) -> tuple[int, int, int | None] | None:
@@ -104,14 +98,14 @@ def _relative(text: str, now: datetime) -> tuple[datetime, datetime] | None:
     return None
 
 
-def query_period(query: str, now: datetime | None = None) -> tuple[datetime, datetime] | None:
+def query_period(folded: str, now: datetime | None = None) -> tuple[datetime, datetime] | None:
     """The span of UTC days a query names, widened to the memories saved about it: from the
-    day before to a week after (people save "last weekend I …" a few days late). With `now`,
-    the English relative dates in the module docstring count too."""
-    text = _fold(query)
-    named = _named(text)
+    day before to a week after (people save "last weekend I …" a few days late). `folded` is
+    the query after `_common.fold` (lowercase, no diacritics). With `now`, the English
+    relative dates in the module docstring count too."""
+    named = _named(folded)
     if named is None:
-        return _relative(text, now) if now is not None else None
+        return _relative(folded, now) if now is not None else None
     year, month, day = named
     try:
         start = datetime(year, month, day or 1, tzinfo=UTC)

@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from jamgate_adapters.stores._authstate import SidecarAuthState
 from jamgate_adapters.stores._common import (
+    check_list_args,
     cosine,
     decode_cursor,
     encode_cursor,
@@ -57,7 +58,6 @@ from jamgate_core.contracts import (
     WritePlan,
 )
 from jamgate_core.errors import (
-    InvalidArgument,
     PreconditionFailed,
     StoreError,
     StoreUnavailable,
@@ -300,8 +300,7 @@ class FileStore(SidecarAuthState):
         self, scope: str, *, status: str, type: str | None, limit: int, cursor: str | None,
         now: datetime,
     ) -> Page:
-        if limit < 1:
-            raise InvalidArgument(f"limit must be at least 1, got {limit}")
+        check_list_args(limit, status)
         after = decode_cursor(cursor) if cursor is not None else None
         rows = [e.record for e in self._snapshot().newest()
                 if e.record.scope == scope and (after is None or _order(e) < after)

@@ -31,6 +31,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from jamgate_adapters.stores._common import (
     SEMANTIC_MIN,
+    check_list_args,
     decode_cursor,
     encode_cursor,
     invariant_problems,
@@ -421,11 +422,7 @@ class GraphitiStore:
         self, scope: str, *, status: str, type: str | None, limit: int, cursor: str | None,
         now: datetime,
     ) -> Page:
-        if limit < 1:
-            raise InvalidArgument(f"limit must be at least 1, got {limit}")
-        if status not in ("active", "superseded", "expired", "all"):
-            raise InvalidArgument(
-                f"unknown status {status!r}; use one of active, superseded, expired, all")
+        check_list_args(limit, status)
         after = decode_cursor(cursor) if cursor is not None else None
         rows = self._checked(scope, self._run(
             self.graph.page(self.group(scope), status, type, limit + 1, after, now)))

@@ -34,6 +34,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from jamgate_adapters.stores import _mem0_records as rec
 from jamgate_adapters.stores._authstate import SidecarAuthState
 from jamgate_adapters.stores._common import (
+    check_list_args,
+    check_preconditions,
     cosine,
     decode_cursor,
     diversify,
@@ -372,7 +374,7 @@ class Mem0Store(SidecarAuthState):
         retirements they cause, so a crash midway loses nothing)."""
         with self._lock:
             for condition in preconditions:
-                self._check(condition)
+                check_preconditions(condition, self.by_text_key, self.by_subject)
             changed: dict[str, tuple[MemoryRecord, Row | None]] = {}
             for plan in plans:
                 self._plan(plan, changed)
@@ -431,15 +433,6 @@ class Mem0Store(SidecarAuthState):
             if record.id in changed or self._find(record.scope, record.id) is not None:
                 raise StoreError(f"a memory with id {record.id} already exists")
             changed[record.id] = (record, None)
-
-    def _check(self, preconditions: Preconditions) -> None:
-        scope = preconditions.scope
-        for key, ids in preconditions.by_key.items():
-            if frozenset(r.id for r in self.by_text_key(scope, key)) != ids:
-                raise PreconditionFailed(f"the records with text key {key!r} changed")
-        for subject, ids in preconditions.by_subject.items():
-            if frozenset(r.id for r in self.by_subject(scope, subject)) != ids:
-                raise PreconditionFailed(f"the records about {subject!r} changed")
 
     def _check_invariants(self, changed: dict[str, tuple[MemoryRecord, Row | None]]) -> None:
         """No two active records of a scope may share a text key or a subject afterwards."""
@@ -536,8 +529,7 @@ class Mem0Store(SidecarAuthState):
         self, scope: str, *, status: str, type: str | None, limit: int, cursor: str | None,
         now: datetime,
     ) -> Page:
-        if limit < 1:
-            raise InvalidArgument(f"limit must be at least 1, got {limit}")
+        check_list_args(limit, status)
         after = decode_cursor(cursor) if cursor is not None else None
         rows = [r for r in newest_first(self._scope_records(scope)) if listed(r, status, type, now)]
         if after is not None:

@@ -16,6 +16,8 @@ from pydantic import BaseModel, ConfigDict
 
 from jamgate_adapters.stores._authstate import MemoryAuthState
 from jamgate_adapters.stores._common import (
+    check_list_args,
+    check_preconditions,
     cosine,
     decode_cursor,
     encode_cursor,
@@ -32,7 +34,7 @@ from jamgate_core.contracts import (
     Preconditions,
     WritePlan,
 )
-from jamgate_core.errors import InvalidArgument, PreconditionFailed, StoreError
+from jamgate_core.errors import PreconditionFailed, StoreError
 from jamgate_core.models import MemoryRecord, Page, iso
 
 
@@ -141,7 +143,7 @@ class MemoryStore(MemoryAuthState):
                    preconditions: Sequence[Preconditions]) -> None:
         with self._lock:
             for condition in preconditions:
-                self._check(condition)
+                check_preconditions(condition, self.by_text_key, self.by_subject)
             updated = dict(self._records)
             for plan in plans:
                 self._apply(updated, plan)
@@ -175,15 +177,6 @@ class MemoryStore(MemoryAuthState):
                 raise StoreError(f"a memory with id {plan.insert.id} already exists")
             updated[plan.insert.id] = plan.insert
 
-    def _check(self, preconditions: Preconditions) -> None:
-        scope = preconditions.scope
-        for key, ids in preconditions.by_key.items():
-            if frozenset(r.id for r in self.by_text_key(scope, key)) != ids:
-                raise PreconditionFailed(f"the records with text key {key!r} changed")
-        for subject, ids in preconditions.by_subject.items():
-            if frozenset(r.id for r in self.by_subject(scope, subject)) != ids:
-                raise PreconditionFailed(f"the records about {subject!r} changed")
-
     def delete(self, scope: str, record_id: str) -> MemoryRecord | None:
         with self._lock:
             record = self.get(scope, record_id)
@@ -209,8 +202,7 @@ class MemoryStore(MemoryAuthState):
         self, scope: str, *, status: str, type: str | None, limit: int, cursor: str | None,
         now: datetime,
     ) -> Page:
-        if limit < 1:
-            raise InvalidArgument(f"limit must be at least 1, got {limit}")
+        check_list_args(limit, status)
         rows = [r for r in newest_first(self._in_scope(scope)) if listed(r, status, type, now)]
         if cursor is not None:
             after = decode_cursor(cursor)

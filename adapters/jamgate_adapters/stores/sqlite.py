@@ -36,6 +36,7 @@ from jamgate_adapters.stores._common import (
     HUB_DISCOUNT,
     QueryHints,
     VectorMatrix,
+    check_list_args,
     decode_cursor,
     diversify,
     encode_cursor,
@@ -45,6 +46,7 @@ from jamgate_adapters.stores._common import (
     norm,
     ranked,
     record_columns,
+    record_from_columns,
     typo_limit,
     typo_matches,
 )
@@ -58,13 +60,12 @@ from jamgate_core.contracts import (
     WritePlan,
 )
 from jamgate_core.errors import (
-    InvalidArgument,
     PreconditionFailed,
     StoreCorrupt,
     StoreError,
     StoreUnavailable,
 )
-from jamgate_core.models import ClientInfo, MemoryRecord, Page, iso, parse_iso
+from jamgate_core.models import MemoryRecord, Page, iso, parse_iso
 
 _CORRUPT = {"SQLITE_CORRUPT", "SQLITE_NOTADB"}
 _FIELDS = (
@@ -107,18 +108,8 @@ def _quoted(term: str) -> str:
 
 
 def _record(row: sqlite3.Row) -> MemoryRecord:
-    optional_time = lambda v: parse_iso(v) if v else None  # noqa: E731
-    return MemoryRecord(
-        id=row["id"], text=row["text"], type=row["type"], subject=row["subject"],
-        scope=row["scope"], source=row["source"], status=row["status"],
-        created_at=parse_iso(row["created_at"]), updated_at=parse_iso(row["updated_at"]),
-        expires_at=optional_time(row["expires_at"]), superseded_by=row["superseded_by"],
-        superseded_at=optional_time(row["superseded_at"]),
-        client=(ClientInfo(name=row["client_name"], version=row["client_version"])
-                if row["client_name"] is not None else None),
-        provenance=row["provenance"], embedding_model=row["embedding_model"],
-        embedding=_blob_vector(row["embedding"]) if row["embedding"] is not None else None,
-    )
+    blob = row["embedding"]
+    return record_from_columns(row, _blob_vector(blob) if blob is not None else None)
 
 
 def _insert_values(record: MemoryRecord) -> dict[str, object]:
@@ -721,17 +712,13 @@ class SqliteStore(SqliteAuthState):
         now: datetime,
     ) -> Page:
         """One page, newest first, keyset-paginated on (created_at, id)."""
-        if limit < 1:
-            raise InvalidArgument(f"limit must be at least 1, got {limit}")
+        check_list_args(limit, status)
         filters = {
             "active": _LIVE,
             "superseded": "status = 'superseded'",
             "expired": "status = 'active' AND expires_at IS NOT NULL AND expires_at <= :now",
             "all": "1",
         }
-        if status not in filters:
-            raise InvalidArgument(
-                f"unknown status {status!r}; use one of active, superseded, expired, all")
         params: dict[str, object] = {"scope": scope, "now": iso(now), "type": type,
                                      "limit": limit + 1, "at": None, "id": None}
         if cursor is not None:

@@ -27,6 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from jamgate_adapters.stores._common import (
     QueryHints,
     bm25,
+    check_list_args,
     decode_cursor,
     diversify,
     document_tokens,
@@ -35,6 +36,7 @@ from jamgate_adapters.stores._common import (
     match_terms,
     ranked,
     record_columns,
+    record_from_columns,
 )
 from jamgate_adapters.stores._supabase_auth import SupabaseAuthState
 from jamgate_adapters.stores._supabase_cli import schema_sql
@@ -47,25 +49,19 @@ from jamgate_core.contracts import (
     WritePlan,
 )
 from jamgate_core.errors import (
-    InvalidArgument,
     PreconditionFailed,
     StoreError,
     StoreTooNew,
     StoreUnavailable,
 )
-from jamgate_core.models import ClientInfo, MemoryRecord, Page, iso, parse_iso
+from jamgate_core.models import MemoryRecord, Page, iso
 
 SCHEMA_VERSION = 1
-_STATUSES = ("active", "superseded", "expired", "all")
 
 
 def migration_sql() -> str:
     """The SQL that creates (idempotently) the current schema."""
     return schema_sql()
-
-
-def _time(value: str | None) -> datetime | None:
-    return parse_iso(value) if value else None
 
 
 def _vector(value: Any) -> list[float] | None:
@@ -76,17 +72,7 @@ def _vector(value: Any) -> list[float] | None:
 
 
 def _record(row: dict[str, Any]) -> MemoryRecord:
-    return MemoryRecord(
-        id=row["id"], text=row["text"], type=row["type"], subject=row["subject"],
-        scope=row["scope"], source=row["source"], status=row["status"],
-        created_at=parse_iso(row["created_at"]), updated_at=parse_iso(row["updated_at"]),
-        expires_at=_time(row["expires_at"]), superseded_by=row["superseded_by"],
-        superseded_at=_time(row["superseded_at"]),
-        client=(ClientInfo(name=row["client_name"], version=row["client_version"])
-                if row["client_name"] is not None else None),
-        provenance=row["provenance"], embedding_model=row["embedding_model"],
-        embedding=_vector(row["embedding"]),
-    )
+    return record_from_columns(row, _vector(row["embedding"]))
 
 
 def terms_of(text: str, subject: str | None) -> str:
@@ -358,11 +344,7 @@ class SupabaseStore(SupabaseAuthState):
         now: datetime,
     ) -> Page:
         """One page, newest first, keyset-paginated on (created_at, id)."""
-        if limit < 1:
-            raise InvalidArgument(f"limit must be at least 1, got {limit}")
-        if status not in _STATUSES:
-            raise InvalidArgument(
-                f"unknown status {status!r}; use one of active, superseded, expired, all")
+        check_list_args(limit, status)
         at, after = decode_cursor(cursor) if cursor is not None else (None, None)
         rows = self._records("jamgate_list", {
             "p_scope": scope, "p_status": status, "p_type": type, "p_now": iso(now),
