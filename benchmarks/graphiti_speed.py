@@ -25,8 +25,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from jamgate_commands.bench_speed import Latency, Workload
 from jamgate_core.app import App
-from jamgate_core.bench_speed import Latency, Workload
 from jamgate_core.models import SaveRequest
 from jamgate_core.settings import load_settings
 

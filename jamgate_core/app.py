@@ -48,6 +48,7 @@ class App:
         self.embedder = loader.load_embedder(self.settings)
         loader.bind_embedder(self.store_name, raw_store, self.embedder)
         self.stages = loader.load_stages(self.settings)
+        loader.check_requirements(self.stages, self.store_name, raw_store, self.embedder)
         for component, name in [
             (raw_store, f"{loader.STORES}:{self.store_name}"),
             (self.embedder, f"{loader.EMBEDDERS}:{loader.embedder_name(self.settings)}"),

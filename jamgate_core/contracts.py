@@ -1,6 +1,6 @@
 """The contracts a plugin satisfies, checked when it is loaded.
 
-- `Stage`: one judgement of the gate (`jamgate.stages`).
+- `Stage`: one judgement of the gate (`jamgate.stages`) — in `jamgate_core.stage`.
 - `Store`: where memories live (`jamgate.stores`), synchronous, answering only the questions
   the gate and the tools ask, so no operation reads the whole store.
 - `Embedder`: text to vectors (`jamgate.embedders`).
@@ -13,17 +13,17 @@ set it saw as a `Preconditions`; the store then performs `write(plan, preconditi
 from __future__ import annotations
 
 import builtins
-from collections.abc import Sequence
+from argparse import ArgumentParser
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, runtime_checkable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
-from pydantic import BaseModel
-
-from jamgate_core.models import Candidate, MemoryRecord, Page, Source, StageResult
+from jamgate_core.models import MemoryRecord, Page, Source
 
 if TYPE_CHECKING:
-    from jamgate_core.pipeline import StageContext
+    from jamgate_core.settings import Settings
 
 # Capabilities a store may declare. One it lacks is reported by `jamgate doctor`.
 KEYWORD_SEARCH = "keyword_search"
@@ -68,24 +68,6 @@ class WritePlan:
     @property
     def empty(self) -> bool:
         return self.insert is None and not self.retire and self.upgrade_source is None
-
-
-@runtime_checkable
-class Stage(Protocol):
-    """One judgement of the gate.
-
-    A stage is constructed with its validated `Options` and never imports a store or an
-    embedder: it reaches them through the `StageContext` it is handed.
-    """
-
-    name: ClassVar[str]
-    requires: ClassVar[frozenset[str]]
-
-    @property
-    def Options(self) -> type[BaseModel]:
-        """The stage's options model, validated from `[stage_options.<name>]`."""
-
-    def evaluate(self, candidate: Candidate, ctx: StageContext) -> StageResult: ...
 
 
 @runtime_checkable
@@ -240,3 +222,28 @@ def check_contract(obj: Any, contract: type) -> list[str]:
     ]
     wanted += list(getattr(contract, "__annotations__", {}))
     return sorted({name for name in wanted if not hasattr(obj, name)})
+
+
+@runtime_checkable
+class Application(Protocol):
+    """What a hook is handed as `app`: the running `jamgate_core.App` (this protocol names the
+    part of it that hooks rely on, so the hook specifications need not import the engine)."""
+
+    settings: Settings
+    store: Store
+    embedder: Embedder | None
+    store_name: str
+    pm: Any
+
+    def store_dir(self) -> Path | None:
+        """The folder of a file-backed store, else None."""
+
+    def save(self, request: Any, *, origin: str = "mcp") -> Any:
+        """Judge and store one save; the verdict."""
+
+
+class Register(Protocol):
+    """The `register` callback of `jamgate_register_commands` and `_benchmarks`."""
+
+    def __call__(self, name: str, help: str, func: Callable[..., int], *, json: bool = False,
+                 app: bool = False, description: str | None = None) -> ArgumentParser: ...

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from typing import TYPE_CHECKING, Any
 
 import pluggy
@@ -13,11 +13,10 @@ from jamgate_core import hookspecs
 from jamgate_core.hookspecs import hookimpl
 
 if TYPE_CHECKING:
-    from jamgate_core.app import App
-    from jamgate_core.contracts import Stage
+    from jamgate_core.contracts import Application
     from jamgate_core.models import Candidate, MemoryRecord, ScoredMemory, StageResult, Verdict
-    from jamgate_core.pipeline import StageContext
     from jamgate_core.settings import Settings
+    from jamgate_core.stage import Stage, StageContext
 
 log = logging.getLogger("jamgate")
 
@@ -52,10 +51,10 @@ class Hooks:
     def configure(self, settings: Settings) -> None:
         self.pm.hook.jamgate_configure.call_historic(kwargs={"settings": settings})
 
-    def startup(self, app: App) -> None:
+    def startup(self, app: Application) -> None:
         self.pm.hook.jamgate_startup(app=app)
 
-    def shutdown(self, app: App) -> None:
+    def shutdown(self, app: Application) -> None:
         self._observe("jamgate_shutdown", app=app)
 
     def prepare_candidate(self, candidate: Candidate) -> Candidate:
@@ -92,14 +91,14 @@ class Hooks:
                 results = replaced
         return results
 
-    def register_tools(self, register: Callable[..., None], app: App) -> None:
+    def register_tools(self, register: Callable[..., None], app: Application) -> None:
         self.pm.hook.jamgate_register_tools(register=register, app=app)
 
-    def register_commands(self, subparsers: Any) -> None:
-        self.pm.hook.jamgate_register_commands(subparsers=subparsers)
+    def register_commands(self, register: Callable[..., Any], subparsers: Any) -> None:
+        self.pm.hook.jamgate_register_commands(register=register, subparsers=subparsers)
 
-    def register_benchmarks(self, subparsers: Any) -> None:
-        self.pm.hook.jamgate_register_benchmarks(subparsers=subparsers)
+    def register_benchmarks(self, register: Callable[..., Any], subparsers: Any) -> None:
+        self.pm.hook.jamgate_register_benchmarks(register=register, subparsers=subparsers)
 
     def authenticate(self, headers: dict[str, str], settings: Settings) -> str | None:
         principal: str | None = self.pm.hook.jamgate_authenticate(
@@ -107,18 +106,43 @@ class Hooks:
         )
         return principal
 
-    def doctor(self, app: App) -> list[tuple[str, str]]:
+    def doctor(self, app: Application) -> list[tuple[str, str]]:
         checks: list[tuple[str, str]] = []
         for found in self.pm.hook.jamgate_doctor(app=app):
             checks.extend(found or [])
         return checks
 
     def _observe(self, name: str, **kwargs: Any) -> None:
-        """Call an observer hook; a failing implementation is reported, never raised."""
+        """Call an observer hook as pluggy would — its order (last registered first,
+        `tryfirst`/`trylast`), wrappers (`wrapper=True` and old-style `hookwrapper=True`)
+        around the plain implementations — except that a failing implementation is reported
+        on stderr and the others still run: an observer must never break a save."""
         caller = getattr(self.pm.hook, name)
-        for impl in caller.get_hookimpls():
-            accepted = {k: v for k, v in kwargs.items() if k in impl.argnames}
+        order = list(reversed(caller.get_hookimpls()))  # pluggy calls the list from its end
+        wrappers = [impl for impl in order if impl.wrapper or impl.hookwrapper]
+        started: list[tuple[Any, Generator[Any, Any, Any]]] = []
+        for impl in wrappers:
             try:
-                impl.function(**accepted)
-            except Exception as exc:  # an observer must never break a save
-                print(f"jamgate: {impl.plugin_name} failed in {name}: {exc!r}", file=sys.stderr)
+                gen = impl.function(*[kwargs[arg] for arg in impl.argnames])
+                next(gen)
+                started.append((impl, gen))
+            except Exception as exc:
+                _report(impl, name, exc)
+        for impl in order:
+            if impl.wrapper or impl.hookwrapper:
+                continue
+            try:
+                impl.function(*[kwargs[arg] for arg in impl.argnames])
+            except Exception as exc:
+                _report(impl, name, exc)
+        for impl, gen in reversed(started):
+            try:
+                gen.send(pluggy.Result(None, None) if impl.hookwrapper else None)
+            except StopIteration:
+                continue
+            except Exception as exc:
+                _report(impl, name, exc)
+
+
+def _report(impl: Any, hook: str, exc: BaseException) -> None:
+    print(f"jamgate: {impl.plugin_name} failed in {hook}: {exc!r}", file=sys.stderr)

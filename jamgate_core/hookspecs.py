@@ -18,11 +18,10 @@ import pluggy
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from jamgate_core.app import App
-    from jamgate_core.contracts import Stage
+    from jamgate_core.contracts import Application, Register
     from jamgate_core.models import Candidate, MemoryRecord, ScoredMemory, StageResult, Verdict
-    from jamgate_core.pipeline import StageContext
     from jamgate_core.settings import Settings
+    from jamgate_core.stage import Stage, StageContext
 
 PROJECT = "jamgate"
 hookspec = pluggy.HookspecMarker(PROJECT)
@@ -35,12 +34,12 @@ def jamgate_configure(settings: Settings) -> None:
 
 
 @hookspec
-def jamgate_startup(app: App) -> None:
+def jamgate_startup(app: Application) -> None:
     """The store, embedder and stages are loaded and the store is open."""
 
 
 @hookspec
-def jamgate_shutdown(app: App) -> None:
+def jamgate_shutdown(app: Application) -> None:
     """The app is closing: flush and release resources."""
 
 
@@ -82,21 +81,23 @@ def jamgate_recall_filter(
 
 
 @hookspec
-def jamgate_register_tools(register: Callable[..., None], app: App) -> None:
+def jamgate_register_tools(register: Callable[..., None], app: Application) -> None:
     """Contribute extra MCP tools: `register(name, description, input_schema, handler)`, where
     `handler(arguments: dict, provenance) -> dict` returns the structured result."""
 
 
 @hookspec
-def jamgate_register_commands(subparsers: Any) -> None:
-    """Contribute `jamgate <command>` CLI commands to the argparse sub-parsers. Set
-    `func=callable(args) -> int` as the parser's default to run it."""
+def jamgate_register_commands(register: Register, subparsers: Any) -> None:
+    """Contribute `jamgate <command>` CLI commands: `register(name, help, func, json=False,
+    app=False)` adds one and returns its argparse parser for the command's own arguments;
+    `func(args) -> int` runs it (`func(app, args)` with `app=True`, on the opened app; `json`
+    adds `--json`). `subparsers` (the argparse sub-parsers) is kept for older plugins."""
 
 
 @hookspec
-def jamgate_register_benchmarks(subparsers: Any) -> None:
-    """Contribute `jamgate bench <name>` benchmarks to the argparse sub-parsers, as
-    `jamgate_register_commands` does for commands (`func=callable(args) -> int`)."""
+def jamgate_register_benchmarks(register: Register, subparsers: Any) -> None:
+    """Contribute `jamgate bench <name>` benchmarks, with the same `register` as
+    `jamgate_register_commands`."""
 
 
 @hookspec(firstresult=True)
@@ -105,6 +106,6 @@ def jamgate_authenticate(headers: dict[str, str], settings: Settings) -> str | N
 
 
 @hookspec
-def jamgate_doctor(app: App) -> list[tuple[str, str]] | None:
+def jamgate_doctor(app: Application) -> list[tuple[str, str]] | None:
     """Add checks to `jamgate doctor`: a list of `(level, message)`, level one of
     `ok`, `warning`, `error`."""

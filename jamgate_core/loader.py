@@ -1,10 +1,11 @@
 """Find and load the components the configuration names, failing closed.
 
-stevedore loads the store (exactly one), the embedder (zero or one), the ordered stage list
-and formats from their entry-point groups. Its defaults (log and carry on, last one wins) do
-not suit a gate: here a missing name, an import error, two distributions registering one
-name, or an object that does not satisfy its contract raises a `PluginError` that names the
-group, the plugin, the distribution(s) and the remedy, and nothing starts.
+Entry points are read with `importlib.metadata` (one scan per `sys.path`, so a plugin
+installed a moment ago is seen and nothing is cached on disk): the store (exactly one), the
+embedder (zero or one), the ordered stage list, formats and hook plugins. A missing name, an
+import error, two distributions registering one name, or an object that does not satisfy its
+contract raises a `PluginError` that names the group, the plugin, the distribution(s) and the
+remedy, and nothing starts (D-116).
 """
 
 from __future__ import annotations
@@ -17,11 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
-from stevedore import DriverManager, ExtensionManager, NamedExtensionManager
-from stevedore import _cache as stevedore_cache
-from stevedore.extension import Extension
 
-from jamgate_core.contracts import Embedder, Stage, Store, check_contract
+from jamgate_core.contracts import Embedder, Store, check_contract
 from jamgate_core.errors import (
     ConfigError,
     PluginConflict,
@@ -29,30 +27,8 @@ from jamgate_core.errors import (
     PluginLoadError,
     PluginNotFound,
 )
-from jamgate_core.pipeline import ConfiguredStage
 from jamgate_core.settings import Settings
-
-
-def _entry_points_from_discovery() -> None:
-    """Make stevedore read entry points through `discover`, the one source of truth.
-
-    stevedore's own on-disk cache (under ~/.cache) can miss a plugin installed a moment ago,
-    and its in-process reads can disagree with ours when sys.path changes; here both see the
-    same fresh scan, and nothing is written outside JAMGATE_HOME."""
-
-    def get_group_all(group: str, path: Any = None) -> list[md.EntryPoint]:
-        return [md.EntryPoint(info.name, info.target, info.group) for info in discover(group)]
-
-    stevedore_cache.get_group_all = get_group_all
-
-
-def _forget_listing(group: str) -> None:
-    """stevedore also keeps each group's listing for the life of the process: drop it, so a
-    manager sees what `discover` sees now (discover itself is cached per sys.path)."""
-    ExtensionManager.ENTRY_POINT_CACHE.pop(group, None)
-
-
-_entry_points_from_discovery()
+from jamgate_core.stage import EMBEDDER, ConfiguredStage, Stage
 
 STORES, EMBEDDERS, STAGES, FORMATS, PLUGINS = (
     "jamgate.stores", "jamgate.embedders", "jamgate.stages", "jamgate.formats", "jamgate.plugins",
@@ -111,51 +87,40 @@ def _remedy(group: str, name: str) -> str:
             f"{name!r}, or fix the name in jamgate.toml / the JAMGATE_* variable.")
 
 
-def _on_missing(group: str) -> Any:
-    def callback(names: set[str]) -> None:
-        name = sorted(names)[0]
-        raise PluginNotFound(group, name, "no installed package provides it", _remedy(group, name))
-    return callback
-
-
-def _on_load_failure(group: str) -> Any:
-    def callback(_manager: Any, entry_point: md.EntryPoint, exc: BaseException) -> None:
-        name = entry_point.name
-        raise PluginLoadError(
-            group, name, f"importing {entry_point.value} failed ({type(exc).__name__}: {exc})",
-            _remedy(group, name), _distributions(group, name),
-        ) from exc
-    return callback
-
-
-def _on_conflict(namespace: str, name: str, extensions: list[Extension[Any]]) -> Extension[Any]:
-    raise PluginConflict(
-        namespace, name, "more than one installed distribution registers this name",
-        "Uninstall one of them so the name means one thing.", _distributions(namespace, name),
-    )
+def _not_found(group: str, name: str) -> PluginNotFound:
+    return PluginNotFound(group, name, "no installed package provides it", _remedy(group, name))
 
 
 def _check_unique(group: str, names: list[str]) -> None:
     for name in names:
         targets = {(i.target, i.distribution) for i in discover(group) if i.name == name}
         if len(targets) > 1:
-            _on_conflict(group, name, [])
+            raise PluginConflict(
+                group, name, "more than one installed distribution registers this name",
+                "Uninstall one of them so the name means one thing.",
+                _distributions(group, name),
+            )
 
 
-def _plugin_class(group: str, name: str) -> type:
-    if not any(info.name == name for info in discover(group)):
-        # stevedore's DriverManager raises NoMatches without calling the missing callback.
-        _on_missing(group)({name})
+def _load(info: PluginInfo) -> Any:
+    """The object an entry point names; an import failure reported as the plugin's."""
+    try:
+        return md.EntryPoint(info.name, info.target, info.group).load()
+    except Exception as exc:
+        raise PluginLoadError(
+            info.group, info.name,
+            f"importing {info.target} failed ({type(exc).__name__}: {exc})",
+            _remedy(info.group, info.name), _distributions(info.group, info.name),
+        ) from exc
+
+
+def _plugin_class(group: str, name: str) -> Any:
+    """The class (or module) one name of `group` stands for, exactly one distribution's."""
     _check_unique(group, [name])
-    _forget_listing(group)
-    manager: DriverManager[Any] = DriverManager(
-        group, name, invoke_on_load=False,
-        on_load_failure_callback=_on_load_failure(group),
-        on_missing_entrypoints_callback=_on_missing(group),
-        conflict_resolver=_on_conflict,
-    )
-    cls: type = manager.extensions[0].plugin
-    return cls
+    found = [info for info in discover(group) if info.name == name]
+    if not found:
+        raise _not_found(group, name)
+    return _load(found[0])
 
 
 def _options(group: str, name: str, cls: type, raw: dict[str, Any]) -> BaseModel | None:
@@ -270,17 +235,9 @@ def load_stages(settings: Settings) -> list[ConfiguredStage]:
             f"options are set for stage(s) not in the stage list: {', '.join(strays)}. Add "
             "them to `stages` / `stages_extra`, or remove their tables from jamgate.toml."
         )
-    _check_unique(STAGES, names)
-    _forget_listing(STAGES)
-    manager: NamedExtensionManager[Any] = NamedExtensionManager(
-        STAGES, names, name_order=True, invoke_on_load=False,
-        on_load_failure_callback=_on_load_failure(STAGES),
-        on_missing_entrypoints_callback=_on_missing(STAGES),
-        conflict_resolver=_on_conflict,
-    )
     configured: list[ConfiguredStage] = []
-    for extension in manager.extensions:
-        name, cls = extension.name, extension.plugin
+    for name in names:
+        cls = _plugin_class(STAGES, name)
         options = _options(STAGES, name, cls, settings.stage_options.get(name, {}))
         stage = _construct(STAGES, name, cls, options=options)
         _check(STAGES, name, stage, Stage)
@@ -291,6 +248,21 @@ def load_stages(settings: Settings) -> list[ConfiguredStage]:
     return configured
 
 
+def check_requirements(stages: list[ConfiguredStage], store_name: str, store: Store,
+                       embedder: Embedder | None) -> None:
+    """Refuse to start when a stage `requires` what the store or the embedder lacks."""
+    offered = set(getattr(store, "capabilities", ())) | ({EMBEDDER} if embedder else set())
+    for configured in stages:
+        missing = sorted(set(getattr(configured.stage, "requires", ())) - offered)
+        if missing:
+            raise ConfigError(
+                f"stage {configured.name!r} requires {', '.join(missing)}, which store "
+                f"{store_name!r}{' and no embedder' if EMBEDDER in missing else ''} does not "
+                "offer. Choose a store that has it (`jamgate doctor` lists what each lacks), "
+                "configure an embedder, or remove the stage from the stage list."
+            )
+
+
 def load_format(name: str) -> Any:
     """A format plugin's class, for one import or export."""
     return _plugin_class(FORMATS, name)
@@ -298,14 +270,9 @@ def load_format(name: str) -> Any:
 
 def hook_plugins() -> list[tuple[str, Any]]:
     """Every installed `jamgate.plugins` module or object: (name, plugin)."""
-    _check_unique(PLUGINS, [info.name for info in discover(PLUGINS)])
-    _forget_listing(PLUGINS)
-    manager: ExtensionManager[Any] = ExtensionManager(
-        PLUGINS, invoke_on_load=False,
-        on_load_failure_callback=_on_load_failure(PLUGINS),
-        conflict_resolver=_on_conflict,
-    )
-    return [(extension.name, extension.plugin) for extension in manager.extensions]
+    infos = discover(PLUGINS)
+    _check_unique(PLUGINS, [info.name for info in infos])
+    return [(info.name, _load(info)) for info in infos]
 
 
 def store_dir_of(store: Store) -> Path | None:

@@ -8,14 +8,12 @@ refuses when any of it changed, and the pipeline judges again (a bounded number 
 from __future__ import annotations
 
 import heapq
-import inspect
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
-from jamgate_core.contracts import Embedder, EmbedKind, Preconditions, Stage, Store, WritePlan
+from jamgate_core.contracts import Embedder, Preconditions, Store, WritePlan
 from jamgate_core.errors import (
     InvalidArgument,
     PreconditionFailed,
@@ -35,6 +33,12 @@ from jamgate_core.models import (
     new_id,
     utcnow,
 )
+from jamgate_core.stage import (  # StageContext and StoreView: their old home, kept
+    ConfiguredStage,
+    StageContext,
+    StoreView,
+)
+from jamgate_core.text import folded_words
 
 if TYPE_CHECKING:
     from jamgate_core.hooks import Hooks
@@ -42,66 +46,10 @@ if TYPE_CHECKING:
 
 MAX_ATTEMPTS = 5
 BATCH_WORD_BUDGET = 200  # a word held by more of a batch's records is too common to rank on
-ErrorPolicy = Literal["fail_closed", "fail_open"]
-_WORD = re.compile(r"[^\W_]+")
 
 
 def _words(text: str) -> set[str]:
-    return set(_WORD.findall(text.casefold()))
-
-
-class StoreView:
-    """The store as one save sees it: scope-bound, memoised, every set it read recorded."""
-
-    def __init__(self, store: Store, scope: str, now: datetime) -> None:
-        self.store, self.scope, self.now = store, scope, now
-        self._by_key: dict[str, list[MemoryRecord]] = {}
-        self._by_subject: dict[str, list[MemoryRecord]] = {}
-
-    def by_text_key(self, key: str) -> list[MemoryRecord]:
-        """Active records (expired included) with this text key."""
-        if key not in self._by_key:
-            self._by_key[key] = self.store.by_text_key(self.scope, key)
-        return self._by_key[key]
-
-    def by_subject(self, subject: str) -> list[MemoryRecord]:
-        """Active records (expired included) with this canonical subject."""
-        if subject not in self._by_subject:
-            self._by_subject[subject] = self.store.by_subject(self.scope, subject)
-        return self._by_subject[subject]
-
-    def nearest(self, vector: list[float], limit: int = 5) -> list[tuple[MemoryRecord, float]]:
-        """Live look-alikes by vector. Advisory: not a precondition of the write."""
-        return self.store.nearest(self.scope, vector, limit=limit, now=self.now)
-
-    def search(self, query: str, limit: int = 5) -> list[tuple[MemoryRecord, float]]:
-        """Live records sharing the query's words (the store's search, any type; its cheap
-        exact-words mode when it has one). Advisory: not a precondition of the write."""
-        if _takes_exact(self.store):
-            return self.store.search(self.scope, query, limit=limit, type=None, now=self.now,
-                                     exact=True)  # type: ignore[call-arg]
-        return self.store.search(self.scope, query, limit=limit, type=None, now=self.now)
-
-    def preconditions(self) -> Preconditions:
-        return Preconditions(
-            scope=self.scope,
-            by_key={k: frozenset(r.id for r in v) for k, v in self._by_key.items()},
-            by_subject={s: frozenset(r.id for r in v) for s, v in self._by_subject.items()},
-        )
-
-
-def _takes_exact(store: Store) -> bool:
-    """Whether the store's `search` has the optional `exact` keyword (cached per class)."""
-    cls = type(store)
-    if cls not in _EXACT_SEARCH:
-        try:
-            _EXACT_SEARCH[cls] = "exact" in inspect.signature(store.search).parameters
-        except (TypeError, ValueError):
-            _EXACT_SEARCH[cls] = False
-    return _EXACT_SEARCH[cls]
-
-
-_EXACT_SEARCH: dict[type, bool] = {}
+    return set(folded_words(text))
 
 
 class OverlayView(StoreView):
@@ -224,26 +172,6 @@ class HistoryView(StoreView):
 
 
 @dataclass
-class StageContext:
-    """What a stage may use besides the candidate."""
-
-    view: StoreView
-    settings: Settings
-    embedder: Embedder | None
-    now: datetime
-    dry_run: bool = False
-    _vectors: dict[tuple[str, str], list[float]] = field(default_factory=dict)
-
-    def embed(self, text: str, kind: EmbedKind = "passage") -> list[float] | None:
-        """The text's vector (memoised), or None without an embedder."""
-        if self.embedder is None:
-            return None
-        if (text, kind) not in self._vectors:
-            self._vectors[(text, kind)] = self.embedder.embed([text], kind)[0]
-        return self._vectors[(text, kind)]
-
-
-@dataclass
 class _Judgement:
     """The pipeline's running state for one attempt."""
 
@@ -256,13 +184,6 @@ class _Judgement:
     reason_code: str | None = None
     message: str | None = None
     redact: bool = False
-
-
-@dataclass
-class ConfiguredStage:
-    stage: Stage
-    name: str
-    on_error: ErrorPolicy = "fail_closed"
 
 
 class Pipeline:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from jamgate_core.gatelog import MAX_LINE_BYTES, GateLog, read_entries
+from jamgate_commands.gatelog import MAX_LINE_BYTES, GateLog, read_entries
 from jamgate_core.models import (
     Candidate,
     ClientInfo,

@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
-from jamgate_core import gatelog
-from jamgate_core.gatelog import GateLog, configured_log_path, store_folder
+from jamgate_commands import gatelog
+from jamgate_commands.gatelog import GateLog, configured_log_path, store_folder
+from jamgate_core.cli import Registrar
 from jamgate_core.hooks import Hooks, make_plugin_manager
 from jamgate_core.settings import Settings
 
@@ -30,7 +31,8 @@ def run(*argv: str) -> int:
     pm = make_plugin_manager()
     pm.register(gatelog, name="jamgate.plugins:gatelog")
     parser = argparse.ArgumentParser(prog="jamgate")
-    Hooks(pm).register_commands(parser.add_subparsers(dest="command"))
+    subparsers = parser.add_subparsers(dest="command")
+    Hooks(pm).register_commands(Registrar(subparsers), subparsers)
     args = parser.parse_args(["log", *argv])
     code: int = args.func(args)
     return code

@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from jamgate_core.gatelog import read_entries
+from jamgate_commands.gatelog import read_entries
 
 WORKERS, APPENDS = 4, 200
 
 WORKER = textwrap.dedent("""
     import os, sys, time
     from pathlib import Path
-    from jamgate_core.gatelog import GateLog
+    from jamgate_commands.gatelog import GateLog
 
     path, go = sys.argv[1], sys.argv[2]
     cap, worker, appends = (int(arg) for arg in sys.argv[3:6])

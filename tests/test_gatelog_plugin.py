@@ -10,7 +10,7 @@ from typing import Any
 import pluggy
 import pytest
 
-from jamgate_core import gatelog
+from jamgate_commands import gatelog
 from jamgate_core.hooks import Hooks, make_plugin_manager
 from jamgate_core.hookspecs import hookimpl
 from jamgate_core.models import Candidate, MemoryRecord, Verdict, new_id, utcnow

@@ -267,3 +267,27 @@ def test_serve_fails_before_starting(
     assert fragment in result.stderr
     assert "Traceback" not in result.stderr
     assert not (jamgate_home / "started").exists()
+
+
+def test_a_stage_requiring_what_the_store_lacks_stops_startup() -> None:
+    """`Stage.requires` is checked against the store's capabilities and the embedder."""
+    from jamgate_core import BaseStage, Candidate, StageContext, StageResult
+    from jamgate_core.errors import ConfigError
+    from jamgate_core.loader import check_requirements
+    from jamgate_core.stage import ConfiguredStage
+
+    class NeedsVectors(BaseStage):
+        name = "needs-vectors"
+        requires = frozenset({"vector_search", "embedder"})
+
+        def evaluate(self, candidate: Candidate, ctx: StageContext) -> StageResult:
+            return StageResult.passed()
+
+    class Store:
+        capabilities = frozenset({"keyword_search"})
+
+    stages = [ConfiguredStage(stage=NeedsVectors(), name="needs-vectors")]
+    with pytest.raises(ConfigError, match="requires embedder, vector_search"):
+        check_requirements(stages, "plain", Store(), None)  # type: ignore[arg-type]
+    Store.capabilities = frozenset({"vector_search"})
+    check_requirements(stages, "plain", Store(), object())  # type: ignore[arg-type]

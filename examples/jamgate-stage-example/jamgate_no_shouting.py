@@ -7,23 +7,18 @@ and scripts without case (Chinese, Arabic, …) never make a text look like shou
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
-
 from pydantic import BaseModel, ConfigDict, Field
 
-from jamgate_core.models import Candidate, StageResult
-
-if TYPE_CHECKING:
-    from jamgate_core.pipeline import StageContext
+from jamgate_core import BaseStage, Candidate, StageContext, StageResult
 
 REASON = "example.shouting"
 
 
-class NoShoutingStage:
-    """Rejects a text whose cased letters are all capitals."""
+class NoShoutingStage(BaseStage):
+    """Rejects a text whose cased letters are all capitals. `BaseStage` gives it the usual
+    header: no store requirements, and its validated options as `self.options`."""
 
-    name: ClassVar[str] = "no-shouting"
-    requires: ClassVar[frozenset[str]] = frozenset()  # needs nothing from the store
+    name = "no-shouting"
 
     class Options(BaseModel):
         """`[stage_options.no-shouting]` in jamgate.toml."""
@@ -31,9 +26,6 @@ class NoShoutingStage:
         model_config = ConfigDict(extra="forbid")  # a misspelt option is an error, not a no-op
 
         min_letters: int = Field(default=8, ge=1, description="shorter texts (IBM, NASA) pass")
-
-    def __init__(self, options: Options | None = None) -> None:
-        self.options = options or self.Options()
 
     def evaluate(self, candidate: Candidate, ctx: StageContext) -> StageResult:
         cased = [ch for ch in candidate.text if ch.isupper() or ch.islower()]

@@ -15,12 +15,10 @@ Reason codes:
 from __future__ import annotations
 
 import re
-from typing import ClassVar
 
 from pydantic import BaseModel
 
-from jamgate_core.models import Candidate, StageResult
-from jamgate_core.pipeline import StageContext
+from jamgate_core import BaseStage, Candidate, StageContext, StageResult
 from jamgate_stages._text import wordset
 
 _STATUS_WORDS = wordset(
@@ -166,17 +164,14 @@ def _is_timestamp(text: str) -> bool:
     return any(c.isdigit() for c in text) and has_shape and bool(_DATE_CHARS.match(rest))
 
 
-class ChatterStage:
+class ChatterStage(BaseStage):
     """Refuses statements about the conversation, the agent or a tool."""
 
-    name: ClassVar[str] = "chatter"
-    requires: ClassVar[frozenset[str]] = frozenset()
+    name = "chatter"
 
     class Options(BaseModel):
         pass
 
-    def __init__(self, options: Options | None = None) -> None:
-        self.options = options or self.Options()
 
     def evaluate(self, candidate: Candidate, ctx: StageContext) -> StageResult:
         found = chatter_reason(candidate.text)

@@ -15,12 +15,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import ClassVar
 
 from pydantic import BaseModel, Field
 
-from jamgate_core.models import Candidate, StageResult
-from jamgate_core.pipeline import StageContext
+from jamgate_core import BaseStage, Candidate, StageContext, StageResult
 from jamgate_stages._text import char_classes, entropy
 
 _B = r"(?<![A-Za-z0-9_])"  # leading boundary: the prefix must not be glued to a word
@@ -138,19 +136,16 @@ _IMAGE_BASE64 = ("iVBORw0KGgo", "/9j/", "R0lGOD", "UklGR", "PHN2Zy", "Qk0")
 _CONTEXT_WINDOW = 120
 
 
-class CredentialsStage:
+class CredentialsStage(BaseStage):
     """Refuses credentials (`secret.<kind>`), always redacted."""
 
-    name: ClassVar[str] = "credentials"
-    requires: ClassVar[frozenset[str]] = frozenset()
+    name = "credentials"
 
     class Options(BaseModel):
         min_entropy_bits: float = Field(default=3.5, gt=0)
         min_token_length: int = Field(default=20, ge=8)
         min_classes: int = Field(default=3, ge=1, le=4)
 
-    def __init__(self, options: Options | None = None) -> None:
-        self.options = options or self.Options()
 
     def evaluate(self, candidate: Candidate, ctx: StageContext) -> StageResult:
         found = self.detect(candidate.text)

@@ -7,25 +7,19 @@ there is never more than one active record per text.
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from pydantic import BaseModel
 
-from jamgate_core.models import TRUST, Candidate, StageResult
-from jamgate_core.pipeline import StageContext
+from jamgate_core import TRUST, BaseStage, Candidate, StageContext, StageResult
 
 
-class DedupStage:
+class DedupStage(BaseStage):
     """Answers `duplicate` for a text that is already known in the scope."""
 
-    name: ClassVar[str] = "dedup"
-    requires: ClassVar[frozenset[str]] = frozenset()
+    name = "dedup"
 
     class Options(BaseModel):
         pass
 
-    def __init__(self, options: Options | None = None) -> None:
-        self.options = options or self.Options()
 
     def evaluate(self, candidate: Candidate, ctx: StageContext) -> StageResult:
         matches = ctx.view.by_text_key(candidate.key)

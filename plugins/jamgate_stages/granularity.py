@@ -12,12 +12,10 @@ swimming") passes.
 from __future__ import annotations
 
 import re
-from typing import ClassVar
 
 from pydantic import BaseModel, Field
 
-from jamgate_core.models import Candidate, StageResult
-from jamgate_core.pipeline import StageContext
+from jamgate_core import BaseStage, Candidate, StageContext, StageResult
 from jamgate_stages._text import sentences
 
 _TOPICS: dict[str, re.Pattern[str]] = {
@@ -105,18 +103,15 @@ def multiple_facts(text: str, min_clauses: int = 3, min_topics: int = 3) -> bool
     return len(union) >= min_topics
 
 
-class GranularityStage:
+class GranularityStage(BaseStage):
     """Refuses several independent facts saved as one."""
 
-    name: ClassVar[str] = "granularity"
-    requires: ClassVar[frozenset[str]] = frozenset()
+    name = "granularity"
 
     class Options(BaseModel):
         min_clauses: int = Field(default=3, ge=2)
         min_topics: int = Field(default=3, ge=2)
 
-    def __init__(self, options: Options | None = None) -> None:
-        self.options = options or self.Options()
 
     def evaluate(self, candidate: Candidate, ctx: StageContext) -> StageResult:
         if not multiple_facts(candidate.text, self.options.min_clauses, self.options.min_topics):

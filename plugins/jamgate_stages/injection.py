@@ -10,12 +10,10 @@ memory and passes.
 from __future__ import annotations
 
 import re
-from typing import ClassVar
 
 from pydantic import BaseModel
 
-from jamgate_core.models import Candidate, StageResult
-from jamgate_core.pipeline import StageContext
+from jamgate_core import BaseStage, Candidate, StageContext, StageResult
 
 _EARLIER = r"(?:previous|prior|above|earlier|preceding|initial|original|former|system|all)"
 _RULES = (r"(?:instructions?|prompts?|rules|directions|directives|guidelines|messages|context|"
@@ -87,17 +85,14 @@ def injection_reason(text: str) -> tuple[str, str] | None:
     return None
 
 
-class InjectionStage:
+class InjectionStage(BaseStage):
     """Refuses prompt-injection markers; preferences about agent behaviour pass."""
 
-    name: ClassVar[str] = "injection"
-    requires: ClassVar[frozenset[str]] = frozenset()
+    name = "injection"
 
     class Options(BaseModel):
         pass
 
-    def __init__(self, options: Options | None = None) -> None:
-        self.options = options or self.Options()
 
     def evaluate(self, candidate: Candidate, ctx: StageContext) -> StageResult:
         found = injection_reason(candidate.text)

@@ -13,12 +13,10 @@
 from __future__ import annotations
 
 import re
-from typing import ClassVar
 
 from pydantic import BaseModel
 
-from jamgate_core.models import Candidate, StageResult
-from jamgate_core.pipeline import StageContext
+from jamgate_core import BaseStage, Candidate, StageContext, StageResult
 from jamgate_stages._text import FILLER, PLACEHOLDERS, has_script, sentences, tokens, wordset
 
 _SLOT_WORDS = (
@@ -200,18 +198,15 @@ def word_count(text: str) -> int:
     return len(found) + sum(1 for t in found if _unspaced(t))
 
 
-class JunkStage:
+class JunkStage(BaseStage):
     """Refuses fragments, placeholders, questions and untyped transient notes."""
 
-    name: ClassVar[str] = "junk"
-    requires: ClassVar[frozenset[str]] = frozenset()
+    name = "junk"
 
     class Options(BaseModel):
         questions: bool = True
         transient: bool = True
 
-    def __init__(self, options: Options | None = None) -> None:
-        self.options = options or self.Options()
 
     def evaluate(self, candidate: Candidate, ctx: StageContext) -> StageResult:
         text = candidate.text

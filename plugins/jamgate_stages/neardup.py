@@ -20,12 +20,10 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
-from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from jamgate_core.models import Candidate, MemoryRecord, Related, StageResult
-from jamgate_core.pipeline import StageContext
+from jamgate_core import BaseStage, Candidate, MemoryRecord, Related, StageContext, StageResult
 from jamgate_stages._text import fold, is_cjk, sentences, words, wordset
 
 _NUMBER = re.compile(r"\d+(?:[.,:]\d+)*")
@@ -104,11 +102,10 @@ def token_similarity(a: str, b: str) -> float:
     return len(left & right) / len(left | right)
 
 
-class NearDuplicateStage:
+class NearDuplicateStage(BaseStage):
     """Refuses near-copies of live memories; names close look-alikes."""
 
-    name: ClassVar[str] = "near-duplicate"
-    requires: ClassVar[frozenset[str]] = frozenset()
+    name = "near-duplicate"
 
     class Options(BaseModel):
         model_config = ConfigDict(extra="forbid")
@@ -138,8 +135,6 @@ class NearDuplicateStage:
                 raise ValueError("lexical_related must not exceed lexical_duplicate")
             return self
 
-    def __init__(self, options: Options | None = None) -> None:
-        self.options = options or self.Options()
 
     def evaluate(self, candidate: Candidate, ctx: StageContext) -> StageResult:
         if self._retires(candidate, ctx):

@@ -9,12 +9,10 @@ text of emoji alone. A pleasantry followed by a fact ("thanks — I moved to Ber
 from __future__ import annotations
 
 import unicodedata
-from typing import ClassVar
 
 from pydantic import BaseModel, Field
 
-from jamgate_core.models import Candidate, StageResult
-from jamgate_core.pipeline import StageContext
+from jamgate_core import BaseStage, Candidate, StageContext, StageResult
 from jamgate_stages._text import tokens, wordset
 
 # Whole phrases, matched as token sequences (so "that's noted" is ["that", "s", "noted"]).
@@ -102,19 +100,16 @@ def _is_emoji_only(text: str) -> bool:
     )
 
 
-class PrefilterStage:
+class PrefilterStage(BaseStage):
     """Refuses texts too short or too long to be a fact, and pleasantries."""
 
-    name: ClassVar[str] = "prefilter"
-    requires: ClassVar[frozenset[str]] = frozenset()
+    name = "prefilter"
 
     class Options(BaseModel):
         min_length: int = Field(default=4, ge=1)
         max_length: int = Field(default=32_000, ge=1)
         pleasantries: bool = True
 
-    def __init__(self, options: Options | None = None) -> None:
-        self.options = options or self.Options()
 
     def evaluate(self, candidate: Candidate, ctx: StageContext) -> StageResult:
         length = len(candidate.text)

@@ -12,12 +12,10 @@ For the configured weak sources (`agent-inferred` by default), two refusals:
 from __future__ import annotations
 
 import re
-from typing import ClassVar
 
 from pydantic import BaseModel, Field
 
-from jamgate_core.models import Candidate, Source, StageResult
-from jamgate_core.pipeline import StageContext
+from jamgate_core import BaseStage, Candidate, Source, StageContext, StageResult
 
 _PERSON = re.compile(
     r"\b(?:i|i'm|i've|me|my|mine|we|our|us|you|your|he|she|his|her|him|they|their|them|user|"
@@ -82,19 +80,16 @@ def is_speculative(text: str) -> bool:
     return bool(_HEDGE.search(text))
 
 
-class SourceStrictnessStage:
+class SourceStrictnessStage(BaseStage):
     """Holds weakly sourced saves to a higher standard."""
 
-    name: ClassVar[str] = "source-strictness"
-    requires: ClassVar[frozenset[str]] = frozenset()
+    name = "source-strictness"
 
     class Options(BaseModel):
         strict_sources: list[Source] = Field(default_factory=_strict_default)
         general_knowledge: bool = True
         speculation: bool = True
 
-    def __init__(self, options: Options | None = None) -> None:
-        self.options = options or self.Options()
 
     def evaluate(self, candidate: Candidate, ctx: StageContext) -> StageResult:
         if candidate.source not in self.options.strict_sources:

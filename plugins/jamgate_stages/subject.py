@@ -19,12 +19,10 @@ A caller-given subject is never changed.
 from __future__ import annotations
 
 import re
-from typing import ClassVar
 
 from pydantic import BaseModel, Field
 
-from jamgate_core.models import Candidate, StageResult, canonical_subject
-from jamgate_core.pipeline import StageContext
+from jamgate_core import BaseStage, Candidate, StageContext, StageResult, canonical_subject
 from jamgate_stages._text import sentences, wordset
 
 _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
@@ -179,18 +177,15 @@ def _copula_subject(match: re.Match[str], prefix_names: bool, naming: bool) -> s
     return canonical_subject("-".join(parts))
 
 
-class SubjectStage:
+class SubjectStage(BaseStage):
     """Gives a subject-less save a derived subject when one is clear; never overrides one."""
 
-    name: ClassVar[str] = "subject"
-    requires: ClassVar[frozenset[str]] = frozenset()
+    name = "subject"
 
     class Options(BaseModel):
         max_length: int = Field(default=300, ge=1)
         prefix_names: bool = True
 
-    def __init__(self, options: Options | None = None) -> None:
-        self.options = options or self.Options()
 
     def evaluate(self, candidate: Candidate, ctx: StageContext) -> StageResult:
         if candidate.subject_given or candidate.subject:

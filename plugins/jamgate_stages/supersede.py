@@ -9,25 +9,19 @@ Expired records never block; they are retired like any other.
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from pydantic import BaseModel
 
-from jamgate_core.models import TRUST, Candidate, StageResult
-from jamgate_core.pipeline import StageContext
+from jamgate_core import TRUST, BaseStage, Candidate, StageContext, StageResult
 
 
-class SupersedeStage:
+class SupersedeStage(BaseStage):
     """Retires outdated facts on the same subject; refers trust conflicts back."""
 
-    name: ClassVar[str] = "supersede"
-    requires: ClassVar[frozenset[str]] = frozenset()
+    name = "supersede"
 
     class Options(BaseModel):
         pass
 
-    def __init__(self, options: Options | None = None) -> None:
-        self.options = options or self.Options()
 
     def evaluate(self, candidate: Candidate, ctx: StageContext) -> StageResult:
         if candidate.subject is None:

@@ -3,27 +3,22 @@
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import ClassVar
 
 from pydantic import BaseModel, Field
 
-from jamgate_core.models import Candidate, StageResult
-from jamgate_core.pipeline import StageContext
+from jamgate_core import BaseStage, Candidate, StageContext, StageResult
 
 HUMAN_SOURCES = frozenset({"user-explicit", "user-confirmed"})
 
 
-class TtlStage:
+class TtlStage(BaseStage):
     """Sets the expiry of typed memories (project 90 days, state 2 days by default)."""
 
-    name: ClassVar[str] = "ttl"
-    requires: ClassVar[frozenset[str]] = frozenset()
+    name = "ttl"
 
     class Options(BaseModel):
         short_lifespan_days: float = Field(default=7.0, ge=0)
 
-    def __init__(self, options: Options | None = None) -> None:
-        self.options = options or self.Options()
 
     def evaluate(self, candidate: Candidate, ctx: StageContext) -> StageResult:
         if candidate.type is None or candidate.expires_at is not None:

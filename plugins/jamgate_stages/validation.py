@@ -3,27 +3,21 @@
 from __future__ import annotations
 
 import unicodedata
-from typing import ClassVar
 
 from pydantic import BaseModel, Field
 
-from jamgate_core.errors import InvalidArgument
-from jamgate_core.models import Candidate, StageResult
-from jamgate_core.pipeline import StageContext
+from jamgate_core import BaseStage, Candidate, InvalidArgument, StageContext, StageResult
 
 
-class ValidationStage:
+class ValidationStage(BaseStage):
     """Refuses malformed arguments before any judgement (mandatory)."""
 
-    name: ClassVar[str] = "validation"
-    requires: ClassVar[frozenset[str]] = frozenset()
+    name = "validation"
 
     class Options(BaseModel):
         max_subject_length: int = Field(default=200, gt=0)
         max_scope_length: int = Field(default=200, gt=0)
 
-    def __init__(self, options: Options | None = None) -> None:
-        self.options = options or self.Options()
 
     def evaluate(self, candidate: Candidate, ctx: StageContext) -> StageResult:
         for label, value, limit in (

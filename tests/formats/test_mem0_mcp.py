@@ -9,7 +9,7 @@ from formats_kit import FIXTURES
 
 from jamgate_adapters.formats.mcp_memory import McpMemoryFormat
 from jamgate_adapters.formats.mem0 import Mem0Format
-from jamgate_core.transfer import detect_format
+from jamgate_commands.transfer import detect_format
 
 
 def test_mem0_items_keep_ids_dates_and_gate_metadata() -> None:

@@ -10,12 +10,12 @@ from datetime import timedelta
 import pytest
 from formats_kit import Run
 
+from jamgate_commands.transfer import ProgressBar
 from jamgate_core.app import open_app
 from jamgate_core.errors import NotFound
 from jamgate_core.models import SaveRequest, utcnow
-from jamgate_core.profile import PROFILE_URI, profile_text, read_profile
 from jamgate_core.settings import load_settings
-from jamgate_core.transfer import ProgressBar
+from jamgate_server.profile import PROFILE_URI, profile_text, read_profile
 
 DAY = timedelta(days=1)
 

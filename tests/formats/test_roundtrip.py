@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 from formats_kit import Run
 
+from jamgate_commands.transfer import export_records
 from jamgate_core.app import open_app
 from jamgate_core.models import ClientInfo, MemoryRecord, SaveRequest, utcnow
 from jamgate_core.settings import load_settings
-from jamgate_core.transfer import export_records
 
 DAY = timedelta(days=1)
 FIELDS = ("id", "text", "type", "subject", "scope", "source", "status", "created_at",

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
+from jamgate_commands.bench_gate import offline_context
 from jamgate_core.models import Candidate, StageResult, canonical_subject, new_id, utcnow
-from jamgate_stages.bench import offline_context
 
 Judge = Callable[..., StageResult]
 

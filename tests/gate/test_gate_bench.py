@@ -8,8 +8,14 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
+from jamgate_commands.bench_gate import (
+    GateCase,
+    load_corpus,
+    run_case,
+    score_corpus,
+    stateless_stages,
+)
 from jamgate_core.models import Candidate, StageResult
-from jamgate_stages.bench import GateCase, load_corpus, run_case, score_corpus, stateless_stages
 
 
 class RejectWordStage:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from jamgate_stages.bench import (
+from jamgate_commands.bench_gate import (
     STATELESS_ORDER,
     GateCase,
     Outcome,

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from jamgate_stages.bench import GateCase, offline_context, run_case, stateless_stages
+from jamgate_commands.bench_gate import GateCase, offline_context, run_case, stateless_stages
 
 DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "locomo_dev.json"
 

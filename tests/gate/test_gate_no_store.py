@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
+from jamgate_commands.bench_gate import candidate_for, load_corpus, stateless_stages
 from jamgate_core.models import utcnow
 from jamgate_core.pipeline import StageContext
 from jamgate_core.settings import Settings
-from jamgate_stages.bench import candidate_for, load_corpus, stateless_stages
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from jamgate_commands.bench_gate import GateCase, run_case, stateless_stages
 from jamgate_core.app import App, open_app
 from jamgate_core.arguments import save_request
 from jamgate_core.errors import InvalidArgument
@@ -26,7 +27,6 @@ from jamgate_core.models import (
     utcnow,
 )
 from jamgate_core.settings import load_settings
-from jamgate_stages.bench import GateCase, run_case, stateless_stages
 
 
 @pytest.fixture(params=["memory", "sqlite"])

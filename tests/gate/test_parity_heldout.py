@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from jamgate_stages.bench import GateCase, Outcome, run_case, stateless_stages
+from jamgate_commands.bench_gate import GateCase, Outcome, run_case, stateless_stages
 
 STAGES = stateless_stages()
 

@@ -22,8 +22,8 @@ import pytest
 import uvicorn
 
 from jamgate_core.app import App, open_app
-from jamgate_core.server.http import build_http_app
 from jamgate_core.settings import load_settings
+from jamgate_server.http import build_http_app
 
 PUBLIC_HOST = "memory.example.com"
 

@@ -14,9 +14,9 @@ from live_server import free_socket
 
 from jamgate_core.app import open_app
 from jamgate_core.hookspecs import hookimpl
-from jamgate_core.server import auth
-from jamgate_core.server.http import build_http_app, resolve_port, serve_http
 from jamgate_core.settings import Settings, load_settings
+from jamgate_server import auth
+from jamgate_server.http import build_http_app, resolve_port, serve_http
 
 
 @pytest.mark.parametrize("cli, env, settings_port, expected", [

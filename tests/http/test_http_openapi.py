@@ -14,7 +14,7 @@ import httpx2
 import pytest
 from live_server import Running, serve
 
-from jamgate_core.server.rest import openapi_document
+from jamgate_server.rest import openapi_document
 
 EXAMPLES = 100
 SEED = 20261130

@@ -9,7 +9,7 @@ import pytest
 from live_server import Running
 
 from jamgate_core.models import ForgetResult, RecallResult, SaveRequest, Verdict
-from jamgate_core.server.rest import ErrorBody
+from jamgate_server.rest import ErrorBody
 
 
 @pytest.fixture

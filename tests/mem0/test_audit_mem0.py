@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from mem0_helpers import open_mem0_app
 
-from jamgate_core.audit import (
+from jamgate_commands.audit import (
     apply,
     audit,
     planted_records,

@@ -11,10 +11,10 @@ import pytest
 from mcp.client import Client
 from mcp_types import Implementation
 
+from jamgate_commands.audit import open_bound
 from jamgate_core.app import App
-from jamgate_core.audit import open_bound
-from jamgate_core.server.mcp import build_server
 from jamgate_core.settings import load_settings
+from jamgate_server.mcp import build_server
 
 pytestmark = [pytest.mark.anyio, pytest.mark.slow]
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "mem0-offline.toml"

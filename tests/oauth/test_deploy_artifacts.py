@@ -22,8 +22,8 @@ from live_server import free_socket
 from starlette.routing import BaseRoute, Mount, Route
 
 from jamgate_core.app import open_app
-from jamgate_core.server.http import build_http_app
 from jamgate_core.settings import load_settings
+from jamgate_server.http import build_http_app
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"

@@ -101,7 +101,7 @@ async def test_sdk_oauth_client_end_to_end(server: Running, mode: str) -> None:
     assert storage.tokens.refresh_token
     # The tokens the SDK holds are live on the REST side too, and belong to its client.
     found = server.app.store.oauth_get  # type: ignore[attr-defined]
-    from jamgate_core.server.oauth import digest
+    from jamgate_server.oauth import digest
     access = found("access", digest(storage.tokens.access_token))
     assert access is not None and access.client_id == storage.client.client_id
 

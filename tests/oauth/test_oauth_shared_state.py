@@ -161,8 +161,8 @@ def test_sqlite_v2_store_migrates_to_v3_with_a_verified_backup(tmp_path: Path) -
 def test_stores_without_auth_state_are_refused_with_oauth_on() -> None:
     from jamgate_adapters.stores.memory import MemoryStore
     from jamgate_core.errors import ConfigError
-    from jamgate_core.server.oauth import auth_state_of
     from jamgate_core.timeouts import TimedStore
+    from jamgate_server.oauth import auth_state_of
 
     class PluginStoreWithoutAuthState:  # a third-party store written before the contract
         capabilities = frozenset({"durable"})

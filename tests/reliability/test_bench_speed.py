@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from jamgate_core.bench_speed import Latency, Progress, Row, Workload, format_table
+from jamgate_commands.bench_speed import Latency, Progress, Row, Workload, format_table
 
 
 def bench(*args: str) -> subprocess.CompletedProcess[str]:

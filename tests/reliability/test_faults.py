@@ -104,7 +104,7 @@ def test_a_read_only_store(store: str, what: str, tmp_path: Path, freeze: Freeze
     process = subprocess.Popen(SERVE, env=server_env(home, store=LOCAL_STORES[store]),
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE)
-    from jamgate_core.bench_speed import ServerGone, StdioSession
+    from jamgate_commands.bench_speed import ServerGone, StdioSession
 
     session = StdioSession(process)
     try:

@@ -21,8 +21,8 @@ from mcp.client import Client
 from reliability_kit import StdioSession, server_env, spawn_server
 
 from jamgate_core.app import open_app
-from jamgate_core.server.mcp import TOOLS, build_server
 from jamgate_core.settings import load_settings
+from jamgate_server.mcp import TOOLS, build_server
 
 TOOL_NAMES = [spec.name for spec in TOOLS]
 KEYS = ["text", "content", "memory", "type", "subject", "source", "scope", "query", "limit",

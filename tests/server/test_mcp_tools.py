@@ -10,8 +10,8 @@ from mcp.client import Client
 from mcp_types import Implementation
 
 from jamgate_core.app import App, open_app
-from jamgate_core.server.mcp import build_server
 from jamgate_core.settings import load_settings
+from jamgate_server.mcp import build_server
 
 pytestmark = pytest.mark.anyio
 MODES = ["legacy", "auto"]

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from jamgate_core.clients import jsonedit, tomledit
-from jamgate_core.clients.catalogue import CLIENTS, Roots, build_entry, client, config_path
-from jamgate_core.clients.command import detect_install
-from jamgate_core.clients.jsonedit import Unreadable
-from jamgate_core.clients.setup import merged_entry
+from jamgate_commands.clients import jsonedit, tomledit
+from jamgate_commands.clients.catalogue import CLIENTS, Roots, build_entry, client, config_path
+from jamgate_commands.clients.command import detect_install
+from jamgate_commands.clients.jsonedit import Unreadable
+from jamgate_commands.clients.setup import merged_entry
 
 ENTRY = {"command": "/v/bin/jamgate", "args": ["serve"]}
 

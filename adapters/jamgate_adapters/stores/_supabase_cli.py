@@ -6,9 +6,12 @@ from __future__ import annotations
 import argparse
 import sys
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING
 
 from jamgate_core.hookspecs import hookimpl
+
+if TYPE_CHECKING:
+    from jamgate_core.contracts import Register
 
 SCHEMA_FILE = "supabase_v1.sql"
 
@@ -20,10 +23,11 @@ def schema_sql() -> str:
 
 
 @hookimpl
-def jamgate_register_commands(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
+def jamgate_register_commands(register: Register) -> None:
+    parser: argparse.ArgumentParser = register(
         "supabase", help="set up a Supabase (or Postgres) database for the supabase store",
-        description="Commands for the supabase store.")
+        description="Commands for the supabase store.",
+        func=lambda args: _usage(parser))
     commands = parser.add_subparsers(dest="supabase_command", metavar="COMMAND")
     init = commands.add_parser(
         "init", help="print the SQL schema to apply to the database",
@@ -33,7 +37,6 @@ def jamgate_register_commands(subparsers: Any) -> None:
     init.add_argument("--print", dest="print_sql", action="store_true",
                       help="write the SQL to standard output")
     init.set_defaults(func=run_init)
-    parser.set_defaults(func=lambda args: _usage(parser))
 
 
 def _usage(parser: argparse.ArgumentParser) -> int:

@@ -13,11 +13,9 @@ import pytest
 from jamgate_no_shouting import REASON, NoShoutingStage
 from pydantic import ValidationError
 
+from jamgate_core import SaveRequest, Settings, Stage, check_contract
 from jamgate_core.app import App
-from jamgate_core.contracts import Stage, check_contract
-from jamgate_core.models import SaveRequest
-from jamgate_core.pipeline import ConfiguredStage
-from jamgate_core.settings import Settings
+from jamgate_core.stage import ConfiguredStage
 
 
 def gate_with(stage: NoShoutingStage) -> App:

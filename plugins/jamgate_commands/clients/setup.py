@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from jamgate_core.clients import files, jsonedit, tomledit
-from jamgate_core.clients.catalogue import (
+from jamgate_commands.clients import files, jsonedit, tomledit
+from jamgate_commands.clients.catalogue import (
     SERVER_NAME,
     Client,
     Roots,

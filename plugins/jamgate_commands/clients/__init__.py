@@ -11,26 +11,28 @@ from __future__ import annotations
 import argparse
 import json
 import os
-from typing import Any
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from jamgate_core.hookspecs import hookimpl
+
+if TYPE_CHECKING:
+    from jamgate_core.contracts import Register
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
 
 
 @hookimpl
-def jamgate_register_commands(subparsers: Any) -> None:
-    from jamgate_core.clients.catalogue import CLIENT_IDS
+def jamgate_register_commands(register: Register) -> None:
+    from jamgate_commands.clients.catalogue import CLIENT_IDS
 
-    setup = subparsers.add_parser(
+    setup = register(
         "setup", help="wire every MCP client on this machine to Jamgate",
         description="Add a jamgate entry to the MCP configuration of every installed client "
                     "(Claude Code, Claude Desktop, Cursor, Windsurf, Gemini CLI, VS Code, "
                     "Cline, Roo Code, OpenCode, Zed, Codex CLI). Idempotent; each changed "
                     "file is first copied to <file>.jamgate-backup; other servers and keys are "
-                    "never touched.",
-    )
+                    "never touched.", func=run_setup_command, json=True)
     setup.add_argument("--dry-run", action="store_true",
                        help="write nothing; show what would change")
     setup.add_argument("--force", action="store_true",
@@ -42,15 +44,11 @@ def jamgate_register_commands(subparsers: Any) -> None:
                        help="bearer token for --remote (default: JAMGATE_TOKEN)")
     setup.add_argument("--client", action="append", choices=CLIENT_IDS, metavar="ID",
                        help=f"only this client (repeatable): {', '.join(CLIENT_IDS)}")
-    setup.add_argument("--json", action="store_true", help="machine-readable output")
-    setup.set_defaults(func=run_setup_command)
-    status = subparsers.add_parser(
+    register(
         "status", help="show which clients are wired and what Jamgate runs on",
         description="Which MCP clients are wired to Jamgate (local or remote, with which "
                     "command), where the store lives, which embedder and stages are active.",
-    )
-    status.add_argument("--json", action="store_true", help="machine-readable output")
-    status.set_defaults(func=run_status_command)
+        func=run_status_command, json=True)
 
 
 def _usage(message: str) -> int:
@@ -73,10 +71,10 @@ def _home_warning() -> list[str]:
 
 
 def run_setup_command(args: argparse.Namespace) -> int:
-    from jamgate_core.clients.catalogue import CLIENTS, Roots, client
-    from jamgate_core.clients.command import detect_install
-    from jamgate_core.clients.report import setup_json, setup_text
-    from jamgate_core.clients.setup import Request, run_setup
+    from jamgate_commands.clients.catalogue import CLIENTS, Roots, client
+    from jamgate_commands.clients.command import detect_install
+    from jamgate_commands.clients.report import setup_json, setup_text
+    from jamgate_commands.clients.setup import Request, run_setup
 
     token = args.token or os.environ.get("JAMGATE_TOKEN") or None
     url = args.remote
@@ -108,10 +106,10 @@ def run_setup_command(args: argparse.Namespace) -> int:
 
 
 def run_status_command(args: argparse.Namespace) -> int:
-    from jamgate_core.clients.catalogue import CLIENTS, Roots
-    from jamgate_core.clients.command import detect_install
-    from jamgate_core.clients.report import status_json, status_text
-    from jamgate_core.clients.status import client_status, jamgate_summary
+    from jamgate_commands.clients.catalogue import CLIENTS, Roots
+    from jamgate_commands.clients.command import detect_install
+    from jamgate_commands.clients.report import status_json, status_text
+    from jamgate_commands.clients.status import client_status, jamgate_summary
 
     install = detect_install()
     roots = Roots.from_env()

@@ -14,7 +14,7 @@ import tomlkit
 from tomlkit.exceptions import TOMLKitError
 from tomlkit.items import InlineTable, Table
 
-from jamgate_core.clients.jsonedit import Unreadable
+from jamgate_commands.clients.jsonedit import Unreadable
 
 
 def parse(text: str) -> dict[str, Any]:

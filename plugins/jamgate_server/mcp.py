@@ -23,11 +23,11 @@ from mcp.shared.exceptions import MCPError
 from mcp_types.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS
 from pydantic import BaseModel
 
-from jamgate_core import __version__, arguments, profile
+from jamgate_core import __version__, arguments, render
 from jamgate_core.app import LIST_CAP, RECALL_CAP, App
 from jamgate_core.errors import JamgateError, NotFound
 from jamgate_core.models import ClientInfo, ForgetResult, ListResult, RecallResult, Verdict
-from jamgate_core.server import render
+from jamgate_server import profile
 
 CLIENT_INFO_META = "io.modelcontextprotocol/clientInfo"
 STORE_CONCURRENCY = 4

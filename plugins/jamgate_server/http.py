@@ -30,8 +30,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from jamgate_core import __version__
 from jamgate_core.app import App
 from jamgate_core.errors import ConfigError
-from jamgate_core.server import auth, oauth, rest
-from jamgate_core.server.mcp import build_server
+from jamgate_server import auth, oauth, rest
+from jamgate_server.mcp import build_server
 
 DEFAULT_PORT = 8420
 MCP_PATH = "/mcp"

@@ -31,9 +31,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from jamgate_core.hookspecs import hookimpl
+
+if TYPE_CHECKING:
+    from jamgate_core.contracts import Register
 from jamgate_core.models import SaveRequest
 from jamgate_core.settings import Settings
 
@@ -427,7 +430,7 @@ def run_speed(records: int, queries: int, keep: Path | None) -> dict[str, Any]:
         # A fresh process: nothing cached from building the store.
         child = subprocess.run(
             [sys.executable, "-c", "import json, sys; from pathlib import Path; "
-             "from jamgate_core.bench_recall import time_recalls; "
+             "from jamgate_commands.bench_recall import time_recalls; "
              "print(json.dumps(time_recalls(Path(sys.argv[1]), int(sys.argv[2]))))",
              str(path), str(queries)],
             capture_output=True, text=True, check=True,
@@ -440,13 +443,14 @@ def run_speed(records: int, queries: int, keep: Path | None) -> dict[str, Any]:
 # --- the hook ------------------------------------------------------------------------------
 
 @hookimpl
-def jamgate_register_benchmarks(subparsers: Any) -> None:
+def jamgate_register_benchmarks(register: Register) -> None:
     """`jamgate bench recall` and `jamgate bench recall-speed`."""
-    parser = subparsers.add_parser(
+    parser = register(
         "recall", help="recall@k and MRR on LoCoMo, beside BM25",
         description="Save every LoCoMo observation through the gate (one scope per "
                     "conversation), ask every question but category 5 through recall, and "
-                    "print recall@1/5/10 and MRR per category beside BM25 (k1 1.5, b 0.75).")
+                    "print recall@1/5/10 and MRR per category beside BM25 (k1 1.5, b 0.75).",
+        func=_run_recall, json=True)
     parser.add_argument("--locomo", type=Path, default=DEFAULT_LOCOMO,
                         help=f"LoCoMo JSON file (default {DEFAULT_LOCOMO})")
     parser.add_argument("--conversations", type=int, default=None, metavar="N",
@@ -456,20 +460,17 @@ def jamgate_register_benchmarks(subparsers: Any) -> None:
     parser.add_argument("--store", default="sqlite", help="store plugin (default sqlite)")
     parser.add_argument("--undated", action="store_true",
                         help="save every observation now, not at its session's date")
-    parser.add_argument("--json", action="store_true", help="machine-readable output")
-    parser.set_defaults(func=_run_recall)
 
-    speed = subparsers.add_parser(
+    speed = register(
         "recall-speed", help="recall latency at 100,000 records and the embedder's cost",
         description="Build an on-disk SQLite store, time distinct lexical-only recalls in a "
                     "fresh process (p50/p95), and time the default embedder per save and per "
-                    "recall, and the nearest-neighbour scan at 10,000 vectors.")
+                    "recall, and the nearest-neighbour scan at 10,000 vectors.",
+        func=_run_speed, json=True)
     speed.add_argument("--records", type=int, default=100_000)
     speed.add_argument("--queries", type=int, default=300)
     speed.add_argument("--keep", type=Path, default=None,
                        help="folder to keep (and reuse) the built store in")
-    speed.add_argument("--json", action="store_true", help="machine-readable output")
-    speed.set_defaults(func=_run_speed)
 
 
 def _run_recall(args: Any) -> int:

@@ -11,11 +11,14 @@ from __future__ import annotations
 import json
 import sys
 import time
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from jamgate_core.contracts import Embedder, Reindexable
 from jamgate_core.errors import ConfigError, JamgateError
 from jamgate_core.hookspecs import hookimpl
+
+if TYPE_CHECKING:
+    from jamgate_core.contracts import Register
 
 
 class Progress:
@@ -75,19 +78,18 @@ def reindex(store: Reindexable, embedder: Embedder, *, batch: int = 32,
 
 
 @hookimpl
-def jamgate_register_commands(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
+def jamgate_register_commands(register: Register) -> None:
+    parser = register(
         "reindex", help="embed memories that lack a vector from the configured embedder",
         description="Give every active memory a vector from the configured embedder: those "
                     "saved before it was installed and those embedded by another model. "
-                    "Resumable: a killed run loses at most one batch.")
+                    "Resumable: a killed run loses at most one batch.", func=run_reindex)
     parser.add_argument("--batch", type=int, default=32, metavar="N",
                         help="records embedded and stored per step (default 32)")
     parser.add_argument("--limit", type=int, default=None, metavar="N",
                         help="embed at most N records this run")
     parser.add_argument("--json", action="store_true", help="print a JSON summary")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
-    parser.set_defaults(func=run_reindex)
 
 
 def run_reindex(args: Any) -> int:

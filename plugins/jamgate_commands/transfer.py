@@ -43,6 +43,7 @@ from jamgate_core.models import (
 
 if TYPE_CHECKING:
     from jamgate_core.app import App
+    from jamgate_core.contracts import Register
     from jamgate_core.models import Candidate
 
 T = TypeVar("T")
@@ -398,12 +399,13 @@ def _cmd_export(args: argparse.Namespace) -> int:
 
 
 @hookimpl
-def jamgate_register_commands(subparsers: Any) -> None:
+def jamgate_register_commands(register: Register) -> None:
     """`jamgate import` and `jamgate export`."""
-    imp = subparsers.add_parser(
+    imp = register(
         "import", help="import memories from a file, through the gate",
         description="Import memories through the gate, as one atomic batch in event-time "
-                    "order, with a report per record. A malformed file changes nothing.")
+                    "order, with a report per record. A malformed file changes nothing.",
+        func=_cmd_import)
     imp.add_argument("file", help="the file (for claude/chatgpt: also a folder or .zip)")
     imp.add_argument("--from", dest="source", default="auto",
                      choices=("auto", *IMPORT_FORMATS),
@@ -417,12 +419,11 @@ def jamgate_register_commands(subparsers: Any) -> None:
                      help="list every record, not only the notable ones")
     imp.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                      help="progress bar on stderr (default: when stderr is a terminal)")
-    imp.set_defaults(func=_cmd_import)
 
-    exp = subparsers.add_parser(
+    exp = register(
         "export", help="export memories to stdout or a file",
         description="Export memories (history included unless --active-only) to stdout, or "
-                    "to --output; the summary goes to stderr.")
+                    "to --output; the summary goes to stderr.", func=_cmd_export)
     exp.add_argument("--format", default="jamgate", choices=EXPORT_FORMATS,
                      help="jamgate (lossless JSON, importable) or markdown (for reading)")
     exp.add_argument("-o", "--output", help="write to this file instead of stdout")
@@ -431,7 +432,6 @@ def jamgate_register_commands(subparsers: Any) -> None:
     exp.add_argument("--scope", action="append",
                      help="a scope to export (repeatable; default: every scope the store "
                           "can list, else default)")
-    exp.set_defaults(func=_cmd_export)
 
 
 # ---- benchmark -----------------------------------------------------------------------------
@@ -483,17 +483,16 @@ def bench_import(count: int, store: str) -> dict[str, Any]:
 
 
 @hookimpl
-def jamgate_register_benchmarks(subparsers: Any) -> None:
+def jamgate_register_benchmarks(register: Register) -> None:
     """`jamgate bench import`: records per second through the whole gate into a store."""
-    parser = subparsers.add_parser(
+    parser = register(
         "import", help="import throughput (records/s) through the gate",
         description="Write a synthetic native export, import it into a fresh store in a "
                     "temporary home (default stages, no embedder, gate log on) and print "
-                    "records per second (read, judge, one atomic write).")
+                    "records per second (read, judge, one atomic write).",
+        func=_run_bench, json=True)
     parser.add_argument("--records", type=int, default=5000, help="records (default 5000)")
     parser.add_argument("--store", default="sqlite", choices=("sqlite", "file", "memory"))
-    parser.add_argument("--json", action="store_true", help="machine-readable output")
-    parser.set_defaults(func=_run_bench)
 
 
 def _run_bench(args: argparse.Namespace) -> int:

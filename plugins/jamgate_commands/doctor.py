@@ -1,10 +1,19 @@
-"""`jamgate doctor`: every check of the configuration, plugins and store, as (level, message)."""
+"""`jamgate doctor`: every check of the configuration, plugins and store, as (level, message)
+(a `jamgate.plugins` module)."""
 
 from __future__ import annotations
 
+import argparse
+from typing import TYPE_CHECKING
+
+from jamgate_core.cli import EXIT_ERROR, EXIT_OK, print_json
 from jamgate_core.contracts import CROSS_PROCESS, LOCAL, STORE_CAPABILITIES
 from jamgate_core.errors import JamgateError
+from jamgate_core.hookspecs import hookimpl
 from jamgate_core.settings import MANDATORY_STAGES
+
+if TYPE_CHECKING:
+    from jamgate_core.contracts import Register
 
 Check = tuple[str, str]
 
@@ -71,3 +80,20 @@ def run_doctor() -> list[Check]:
     finally:
         app.close()
     return checks
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    checks = run_doctor()
+    if args.json:
+        print_json([{"level": level, "message": message} for level, message in checks])
+    else:
+        marks = {"ok": "ok  ", "warning": "warn", "error": "FAIL"}
+        for level, message in checks:
+            print(f"[{marks.get(level, level)}] {message}")
+    return EXIT_ERROR if any(level == "error" for level, _ in checks) else EXIT_OK
+
+
+@hookimpl
+def jamgate_register_commands(register: Register) -> None:
+    register("doctor", "check the configuration, plugins and store; exits 1 on errors",
+             cmd_doctor, json=True)

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from jamgate_core.clients import files, jsonedit, tomledit
-from jamgate_core.clients.catalogue import (
+from jamgate_commands.clients import files, jsonedit, tomledit
+from jamgate_commands.clients.catalogue import (
     SERVER_NAME,
     Client,
     Roots,

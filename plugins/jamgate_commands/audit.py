@@ -40,6 +40,7 @@ from jamgate_core.models import (
 
 if TYPE_CHECKING:
     from jamgate_core.app import App
+    from jamgate_core.contracts import Register
 
 ACTIONS = ("refuse", "merge", "retire")
 MERGED = {"duplicate", "possible_duplicate"}
@@ -218,7 +219,7 @@ def audit(app: App, scopes: Sequence[str] | None = None, *,
 def write_backup(app: App, scopes: Sequence[str], folder: Path) -> Path:
     """Export `scopes` in the `jamgate` format and read the file back; the path, or an error
     (and nothing changed) when it does not hold every record."""
-    from jamgate_core.transfer import _write_atomically, export, format_class
+    from jamgate_commands.transfer import _write_atomically, export, format_class
 
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"audit-backup-{iso(utcnow()).replace(':', '')}.jsonl"
@@ -301,13 +302,13 @@ def _cell(text: str) -> str:
 # --- the command -------------------------------------------------------------------------------
 
 @hookimpl
-def jamgate_register_commands(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
+def jamgate_register_commands(register: Register) -> None:
+    parser = register(
         "audit", help="report what the gate would refuse, merge or retire in the store",
         description="Replay every active memory, oldest first, through the gate into a "
                     "throwaway shadow store and report what it would refuse, merge into an "
                     "earlier memory or retire, by reason, with examples. Changes nothing "
-                    "unless --apply.")
+                    "unless --apply.", func=_cmd_audit)
     parser.add_argument("--scope", action="append", default=None, metavar="SCOPE",
                         help="audit this scope (repeatable; default: every scope the store "
                              "lists, else `default`)")
@@ -318,7 +319,6 @@ def jamgate_register_commands(subparsers: Any) -> None:
     parser.add_argument("--apply", action="store_true",
                         help="remove the flagged memories, after writing and verifying a "
                              "backup export under $JAMGATE_HOME/backups")
-    parser.set_defaults(func=_cmd_audit)
 
 
 def _cmd_audit(args: argparse.Namespace) -> int:
@@ -444,18 +444,17 @@ def score(report: AuditReport, labels: dict[str, str]) -> dict[str, dict[str, fl
 
 
 @hookimpl
-def jamgate_register_benchmarks(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
+def jamgate_register_benchmarks(register: Register) -> None:
+    parser = register(
         "audit", help="audit a seeded store with planted junk, duplicates, secrets, …",
         description="Seed a store in a fresh temporary JAMGATE_HOME with "
                     "--count records (planted junk, duplicates, paraphrases, secrets and stale "
                     "facts among clean ones, written around the gate), audit it, and print "
-                    "how long it took and precision/recall per planted class.")
+                    "how long it took and precision/recall per planted class.", func=_bench_audit)
     parser.add_argument("--count", type=int, default=1000)
     parser.add_argument("--store", default="mem0",
                         help="the store to seed, in a temporary JAMGATE_HOME (default mem0)")
     parser.add_argument("--json", action="store_true")
-    parser.set_defaults(func=_bench_audit)
 
 
 def seed_store(app: App, records: Sequence[MemoryRecord]) -> dict[str, str]:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from jamgate_core.clients.catalogue import CLIENTS, SERVER_NAME
-from jamgate_core.clients.command import Install
-from jamgate_core.clients.setup import CHANGED, Outcome, Request
-from jamgate_core.clients.status import ClientStatus
+from jamgate_commands.clients.catalogue import CLIENTS, SERVER_NAME
+from jamgate_commands.clients.command import Install
+from jamgate_commands.clients.setup import CHANGED, Outcome, Request
+from jamgate_commands.clients.status import ClientStatus
 
 SYMBOLS = {"configured": "✓", "updated": "✓", "already-configured": "•", "preserved": "•",
            "skipped": "–", "not-found": "–", "error": "✗"}

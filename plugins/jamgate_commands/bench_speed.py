@@ -31,10 +31,13 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from jamgate_core.contracts import Preconditions, WritePlan
 from jamgate_core.hookspecs import hookimpl
+
+if TYPE_CHECKING:
+    from jamgate_core.contracts import Register
 from jamgate_core.models import MemoryRecord, SaveRequest, new_id, text_key, utcnow
 
 LOCAL_STORES = ("sqlite", "file", "memory")
@@ -432,13 +435,13 @@ def _stores(text: str) -> tuple[str, ...]:
 
 
 @hookimpl
-def jamgate_register_benchmarks(subparsers: Any) -> None:
+def jamgate_register_benchmarks(register: Register) -> None:
     """`jamgate bench speed`: save and recall latency per store and size, and over stdio."""
-    parser = subparsers.add_parser(
+    parser = register(
         "speed", help="save and recall latency (p50/p95) and peak memory",
         description="Fill each local store with synthetic records and time saves and recalls "
                     "(lexical only, default stages), in-process and through a stdio MCP "
-                    f"session. Sizes above {LARGE:,} run on SQLite only.")
+                    f"session. Sizes above {LARGE:,} run on SQLite only.", func=run, json=True)
     parser.add_argument("--sizes", type=_ints, default=DEFAULT_SIZES,
                         help="record counts, comma-separated (default 1000,10000,100000)")
     parser.add_argument("--stores", type=_stores, default=LOCAL_STORES,
@@ -449,8 +452,6 @@ def jamgate_register_benchmarks(subparsers: Any) -> None:
                         help="records for the stdio MCP tier; 0 skips it (default 10000)")
     parser.add_argument("--mcp-store", choices=LOCAL_STORES[:2], default="sqlite",
                         help="store behind the stdio server (default sqlite)")
-    parser.add_argument("--json", action="store_true", help="machine-readable output")
-    parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -35,6 +35,7 @@ except ImportError:  # pragma: no cover - not POSIX: rotation goes unlocked
 
 if TYPE_CHECKING:
     from jamgate_core.app import App
+    from jamgate_core.contracts import Register
     from jamgate_core.models import Candidate, MemoryRecord, Verdict
     from jamgate_core.settings import Settings
 
@@ -249,11 +250,11 @@ def jamgate_shutdown(app: App) -> None:
 
 
 @hookimpl
-def jamgate_register_commands(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
+def jamgate_register_commands(register: Register) -> None:
+    parser = register(
         "log", help="show recent gate decisions",
         description="Show recent gate decisions from the local gate log, oldest first.",
-    )
+        func=run_log_command)
     parser.add_argument("--decision", action="append", choices=DECISIONS, metavar="D",
                         help=f"only this decision (repeatable): {', '.join(DECISIONS)}")
     parser.add_argument("--reason", metavar="PREFIX", help="only reason codes starting with it")
@@ -261,7 +262,6 @@ def jamgate_register_commands(subparsers: Any) -> None:
     parser.add_argument("--limit", type=_non_negative, default=20, metavar="N",
                         help="show the newest N matches (default 20, 0 = all)")
     parser.add_argument("--json", action="store_true", help="print JSON lines")
-    parser.set_defaults(func=run_log_command)
 
 
 # ---- the `jamgate log` command ------------------------------------------------------------

@@ -64,7 +64,7 @@ from starlette.types import ASGIApp, Scope
 
 from jamgate_core.contracts import AuthSecret, AuthState, SecretKind, Store
 from jamgate_core.errors import ConfigError
-from jamgate_core.server import oauth_pages
+from jamgate_server import oauth_pages
 
 T = TypeVar("T")
 

@@ -15,14 +15,16 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from pydantic import BaseModel
 
-from jamgate_core.contracts import Stage
 from jamgate_core.hookspecs import hookimpl
+from jamgate_core.stage import Stage, StageContext, StoreView
+
+if TYPE_CHECKING:
+    from jamgate_core.contracts import Register
 from jamgate_core.models import Candidate, StageResult, canonical_subject, new_id, utcnow
-from jamgate_core.pipeline import StageContext, StoreView
 from jamgate_core.settings import Settings
 
 # The stateless stages in the order recommended for the default list: cheapest and most
@@ -232,16 +234,15 @@ DEFAULT_CORPUS = Path("tests/corpus/gate_cases.jsonl")
 
 
 @hookimpl
-def jamgate_register_benchmarks(subparsers: Any) -> None:
+def jamgate_register_benchmarks(register: Register) -> None:
     """`jamgate bench gate`: precision and recall of the stateless stages per category."""
-    parser = subparsers.add_parser(
+    parser = register(
         "gate", help="score the stateless gate on a labelled corpus",
         description="Run the built-in stateless stages over a labelled JSON Lines corpus and "
-                    "print precision and recall per category and per reason.")
+                    "print precision and recall per category and per reason.",
+        func=_run_gate_bench, json=True)
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS,
                         help=f"corpus file (default: {DEFAULT_CORPUS}, from a source checkout)")
-    parser.add_argument("--json", action="store_true", help="machine-readable output")
-    parser.set_defaults(func=_run_gate_bench)
 
 
 def _run_gate_bench(args: Any) -> int:

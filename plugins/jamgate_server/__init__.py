@@ -1,0 +1,1 @@
+"""Jamgate's transports: MCP over stdio and Streamable HTTP, the REST API, bearer and OAuth."""

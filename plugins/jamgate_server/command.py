@@ -1,0 +1,59 @@
+"""`jamgate serve`: MCP on stdio, or Streamable HTTP with the REST API (a `jamgate.plugins`
+module; the transports are imported only when the command runs)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING
+
+from jamgate_core import __version__
+from jamgate_core.cli import EXIT_OK
+from jamgate_core.hookspecs import hookimpl
+
+if TYPE_CHECKING:
+    from jamgate_core.contracts import Register
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    import anyio
+
+    from jamgate_core.app import open_app
+    from jamgate_core.settings import load_settings
+    from jamgate_server.mcp import serve_stdio
+
+    if args.http or load_settings().http:
+        from jamgate_server.auth import require_token
+        from jamgate_server.http import serve_http
+
+        require_token(load_settings())  # refuse before opening anything
+        app = open_app()
+        try:
+            return serve_http(app, host=args.host, port=args.port)
+        finally:
+            app.close()
+    app = open_app()
+    try:
+        if sys.stdin.isatty():
+            describe = app.describe()
+            print(
+                f"Jamgate {__version__}: serving MCP on stdio. Store: {describe['store']} at "
+                f"{describe['location']}. Waiting for an MCP client (Ctrl-C to stop); see the "
+                "README for the client snippet.", file=sys.stderr,
+            )
+        anyio.run(serve_stdio, app)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        app.close()
+    return EXIT_OK
+
+
+@hookimpl
+def jamgate_register_commands(register: Register) -> None:
+    serve = register("serve", "run the MCP server: on stdio (what an MCP client starts), or "
+                     "with --http over Streamable HTTP with the REST API", cmd_serve)
+    serve.add_argument("--http", action="store_true",
+                       help="serve over HTTP (also JAMGATE_HTTP=1); needs JAMGATE_TOKEN")
+    serve.add_argument("--host", help="bind address (default 127.0.0.1, or JAMGATE_HOST)")
+    serve.add_argument("--port", type=int, help="port (default 8420, or JAMGATE_PORT / PORT)")
