@@ -13,6 +13,12 @@ from typing import TYPE_CHECKING, Any
 from jamgate_core.version import __version__
 
 _HOMES: dict[str, str] = {
+    "ExportMeta": "jamgate_core.formats",
+    "Format": "jamgate_core.formats",
+    "MalformedFile": "jamgate_core.formats",
+    "Reading": "jamgate_core.formats",
+    "Application": "jamgate_core.contracts",
+    "Register": "jamgate_core.contracts",
     "hookimpl": "jamgate_core.hookspecs",
     "BaseStage": "jamgate_core.stage",
     "EMBEDDER": "jamgate_core.stage",
@@ -80,6 +86,7 @@ __all__ = [
     "STOPWORDS",
     "TRUST",
     "VECTOR_SEARCH",
+    "Application",
     "AuthState",
     "BaseStage",
     "Candidate",
@@ -87,13 +94,18 @@ __all__ = [
     "ConfigError",
     "EmbedKind",
     "Embedder",
+    "ExportMeta",
+    "Format",
     "InvalidArgument",
     "JamgateError",
+    "MalformedFile",
     "MemoryRecord",
     "MemoryType",
     "NotFound",
     "PreconditionFailed",
     "Preconditions",
+    "Reading",
+    "Register",
     "Related",
     "SaveRequest",
     "ScoredMemory",
@@ -138,10 +150,12 @@ if TYPE_CHECKING:
         KEYWORD_SEARCH,
         LOCAL,
         VECTOR_SEARCH,
+        Application,
         AuthState,
         Embedder,
         EmbedKind,
         Preconditions,
+        Register,
         Store,
         WritePlan,
         check_contract,
@@ -157,6 +171,7 @@ if TYPE_CHECKING:
         StoreTooNew,
         StoreUnavailable,
     )
+    from jamgate_core.formats import ExportMeta, Format, MalformedFile, Reading
     from jamgate_core.hookspecs import (
         hookimpl,
     )

@@ -113,6 +113,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code: int = args.func(args)
         return code
+    except BrokenPipeError:  # `jamgate … | head` closed the pipe: not an error of ours
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
     except InvalidArgument as exc:
         print(f"jamgate {args.command}: {exc}", file=sys.stderr)
         return EXIT_USAGE

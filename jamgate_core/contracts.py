@@ -1,6 +1,6 @@
 """The contracts a plugin satisfies, checked when it is loaded.
 
-- `Stage`: one judgement of the gate (`jamgate.stages`) — in `jamgate_core.stage`.
+- `Stage`: one judgement of the gate (`jamgate.stages`; `jamgate_core.stage` has its context).
 - `Store`: where memories live (`jamgate.stores`), synchronous, answering only the questions
   the gate and the tools ask, so no operation reads the whole store.
 - `Embedder`: text to vectors (`jamgate.embedders`).
@@ -18,9 +18,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, runtime_checkable
 
-from jamgate_core.models import MemoryRecord, Page, Source
+from pydantic import BaseModel
+
+from jamgate_core.models import Candidate, MemoryRecord, Page, Source, StageResult
 
 if TYPE_CHECKING:
     from jamgate_core.settings import Settings
@@ -68,6 +70,21 @@ class WritePlan:
     @property
     def empty(self) -> bool:
         return self.insert is None and not self.retire and self.upgrade_source is None
+
+
+@runtime_checkable
+class Stage(Protocol):
+    """One judgement of the gate (the `jamgate.stages` contract, checked at load). `ctx` is a
+    `jamgate_core.stage.StageContext`; `jamgate_core.stage` re-exports this protocol."""
+
+    name: ClassVar[str]
+    requires: ClassVar[frozenset[str]]
+
+    @property
+    def Options(self) -> type[BaseModel]:
+        """The stage's options model, validated from `[stage_options.<name>]`."""
+
+    def evaluate(self, candidate: Candidate, ctx: Any) -> StageResult: ...
 
 
 @runtime_checkable
@@ -132,6 +149,10 @@ class Store(Protocol):
 
     def integrity_check(self) -> builtins.list[str]:
         """Problems found in the stored data; empty when healthy."""
+
+    def scopes(self) -> builtins.list[str]:
+        """Every scope holding at least one record (any status), sorted: what `jamgate
+        export` and `jamgate audit` walk. A scope whose last record was deleted is gone."""
 
 
 @runtime_checkable

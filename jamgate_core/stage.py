@@ -14,33 +14,22 @@ from __future__ import annotations
 import inspect
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from jamgate_core.contracts import Embedder, EmbedKind, Preconditions, Store
+from jamgate_core.contracts import Embedder, EmbedKind, Preconditions, Stage, Store
 from jamgate_core.models import Candidate, MemoryRecord, StageResult
 
 if TYPE_CHECKING:
     from jamgate_core.settings import Settings
 
+__all__ = ["EMBEDDER", "BaseStage", "ConfiguredStage", "ErrorPolicy", "NoOptions", "Stage",
+           "StageContext", "StoreView"]
+
 ErrorPolicy = Literal["fail_closed", "fail_open"]
 # What a stage may list in `requires` besides the store capabilities of `contracts`.
 EMBEDDER = "embedder"
-
-
-@runtime_checkable
-class Stage(Protocol):
-    """One judgement of the gate (the `jamgate.stages` contract, checked at load)."""
-
-    name: ClassVar[str]
-    requires: ClassVar[frozenset[str]]
-
-    @property
-    def Options(self) -> type[BaseModel]:
-        """The stage's options model, validated from `[stage_options.<name>]`."""
-
-    def evaluate(self, candidate: Candidate, ctx: StageContext) -> StageResult: ...
 
 
 class NoOptions(BaseModel):

@@ -1,5 +1,8 @@
 """The store conformance suite, a pytest plugin for store authors.
 
+(Longer than 500 lines by design: one pytest plugin, one class of contract tests, so a store
+author opts in with one `-p` and subclasses one class.)
+
 Opt in with `pytest -p jamgate_core.testing`, or `pytest_plugins = ["jamgate_core.testing"]`
 in a test module; nothing registers it automatically. Then subclass `StoreConformance` and say
 which store to build:
@@ -346,6 +349,26 @@ class StoreConformance:
         assert store.by_subject(other, "home") == [twin]
         assert store.by_subject(mine, "home") == [record]
         assert store.get(mine, record.id) == record
+
+    def test_scopes_lists_every_scope_holding_a_record(self, store: Store) -> None:
+        assert store.scopes() == []
+        records = [
+            make_record("Jam lives in Berlin", at=1),
+            make_record("The build uses Bazel", scope="work/build", at=2),
+            make_record("Jam used vim", scope="αβγ/日本", status="superseded", at=3),
+            make_record("Jam likes tea", scope="..", at=4),
+            make_record("Jam is in Kos", scope="trip", at=5, expires_at=T0 + timedelta(hours=1)),
+        ]
+        insert(store, *records)
+        wanted = sorted({r.scope for r in records})
+        assert store.scopes() == wanted
+        lone = make_record("A fact alone in its scope", scope="lonely", at=6)
+        insert(store, lone)
+        assert store.scopes() == sorted([*wanted, "lonely"])
+        assert store.delete("lonely", lone.id) is not None
+        assert store.scopes() == wanted, "a scope whose last record went is not listed"
+        for scope in store.scopes():
+            assert every_record(store, scope), f"scope {scope!r} is listed but holds nothing"
 
     # --- search and nearest --------------------------------------------------------------------
 

@@ -26,11 +26,15 @@ pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[1]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-IMPORT_PACKAGES = {"jamgate_core", "jamgate_stages", "jamgate_adapters"}
+IMPORT_PACKAGES = {"jamgate_core", "jamgate_stages", "jamgate_server", "jamgate_commands",
+                   "jamgate_adapters"}
 HEAVY = ("mem0", "graphiti_core", "supabase", "torch")
 # Where each import package lives in the source tree.
 SOURCE_ROOTS = {"jamgate_core": ROOT, "jamgate_stages": ROOT / "plugins",
+                "jamgate_server": ROOT / "plugins", "jamgate_commands": ROOT / "plugins",
                 "jamgate_adapters": ROOT / "adapters"}
+# Data files the code reads with importlib.resources.
+RESOURCES = ("jamgate_adapters/stores/supabase/sql/schema.sql",)
 
 
 def declared_entry_points() -> set[tuple[str, str, str]]:
@@ -116,7 +120,7 @@ def wheel_entry_points(wheel: Path) -> set[tuple[str, str, str]]:
             for key, value in parser.items(group)}
 
 
-def test_wheel_ships_the_three_import_packages_only(wheel: Path) -> None:
+def test_wheel_ships_the_five_import_packages_only(wheel: Path) -> None:
     with zipfile.ZipFile(wheel) as archive:
         names = archive.namelist()
     top = {name.split("/")[0] for name in names}
@@ -126,6 +130,8 @@ def test_wheel_ships_the_three_import_packages_only(wheel: Path) -> None:
         assert f"{package}/__init__.py" in names
     assert "jamgate_core/py.typed" in names
     assert not [n for n in names if "__pycache__" in n or n.endswith(".pyc")]
+    for resource in RESOURCES:
+        assert resource in names, resource
 
 
 def test_wheel_declares_every_builtin(wheel: Path) -> None:
@@ -178,6 +184,14 @@ def test_fresh_install_imports_every_builtin_module(fresh: FreshInstall) -> None
             "    if attr: getattr(obj, attr)\n")
     result = fresh.run(fresh.python, "-c", code, *targets)
     assert result.returncode == 0, result.stderr
+
+
+def test_fresh_install_prints_the_supabase_schema(fresh: FreshInstall, jamgate_home: Path,
+                                                  ) -> None:
+    """The schema is read from the installed package (importlib.resources), not the source."""
+    result = fresh.run(fresh.jamgate, "supabase", "init", "--print")
+    assert result.returncode == 0, result.stderr
+    assert "create table if not exists jamgate_memories" in result.stdout
 
 
 def test_fresh_install_doctor_passes_on_defaults(fresh: FreshInstall, jamgate_home: Path) -> None:

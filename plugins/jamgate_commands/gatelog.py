@@ -7,8 +7,17 @@ It also contributes the `jamgate log` command, which reads recent decisions back
 Writes are best-effort: an unwritable log warns once on stderr and never fails a save. Each
 line stays under `MAX_LINE_BYTES` and is appended with one `os.write` on an `O_APPEND`
 descriptor, so lines from several processes never interleave. When the file reaches its cap
-it is renamed to `<path>.1` (under a lock on `<path>.lock`), so at most about twice the cap
-is kept on disk. A forget records the record's length and SHA-256, never its text.
+it is renamed to `<path>.1`, so at most about twice the cap is kept on disk. The file, its
+rotation and its lock `<path>.lock` are created 0600 in a folder created 0700.
+
+A forget records the record's length and SHA-256, never its text, and first erases the text
+from the lines already written (`GateLog.erase`): every line about the record (its id), and
+every line about no record whose text is the record's, loses its `text` and is marked
+`"erased": true`, in the current and the rotated file; a torn line holding the text is
+dropped. Each changed line is overwritten in place, padded with spaces to its old length (a
+line that would not fit makes the file be rewritten and replaced atomically). Appends hold a
+shared `flock` on `<path>.lock` while they open and write; rotation and erasure hold it
+exclusively, so no line appended meanwhile is lost.
 """
 
 from __future__ import annotations
@@ -18,7 +27,9 @@ import contextlib
 import hashlib
 import json
 import os
+import re
 import sys
+import uuid
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -26,7 +37,8 @@ from typing import TYPE_CHECKING, Any
 
 from jamgate_core.hooks import Hooks
 from jamgate_core.hookspecs import hookimpl
-from jamgate_core.models import DEFAULT_SCOPE, canonical_scope, iso, utcnow
+from jamgate_core.models import DEFAULT_SCOPE, canonical_scope, iso, text_key, utcnow
+from jamgate_core.settings import make_private_dir, open_private
 
 try:
     import fcntl
@@ -125,8 +137,9 @@ def decision_entry(verdict: Verdict, candidate: Candidate, text: str, origin: st
     scope = None if candidate.scope == DEFAULT_SCOPE else candidate.scope
     if redact and not candidate.subject_given:
         subject = None  # it may have been derived from the text
+    client = candidate.client.name if candidate.client else None
     if redact and verdict.reason_code.startswith("secret."):
-        subject = scope = None  # the secret may be in either
+        subject = scope = client = None  # the secret may be in any of them
     return _compact({
         "ts": iso(utcnow()),
         "decision": verdict.decision,
@@ -136,7 +149,7 @@ def decision_entry(verdict: Verdict, candidate: Candidate, text: str, origin: st
         "subject": subject,
         "source": candidate.source,
         "scope": scope,
-        "client": candidate.client.name if candidate.client else None,
+        "client": client,
         "origin": origin,
         "superseded": list(verdict.superseded_ids),
         "text": text,
@@ -163,14 +176,139 @@ def forgotten_entry(record: MemoryRecord, origin: str) -> dict[str, Any]:
 
 
 @contextlib.contextmanager
-def _locked(lock_path: Path) -> Iterator[None]:
-    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+def _locked(lock_path: Path, *, shared: bool = False) -> Iterator[None]:
+    fd = open_private(lock_path, os.O_RDWR)
     try:
         if fcntl is not None:
-            fcntl.flock(fd, fcntl.LOCK_EX)
+            fcntl.flock(fd, fcntl.LOCK_SH if shared else fcntl.LOCK_EX)
         yield
     finally:
         os.close(fd)  # closing releases the lock
+
+
+# ---- erasing a forgotten record's text ----------------------------------------------------
+
+_MIN_CUT_PREFIX = 32  # a cut text (ending in `…`) matches by a prefix at least this long
+
+
+def _same_text(logged: str, record_key: str) -> bool:
+    """Whether a logged text is the record's (equal text keys, or a cut prefix of it)."""
+    key = text_key(logged)
+    if key == record_key:
+        return True
+    if logged.endswith(_ELLIPSIS):
+        cut = text_key(logged[: -len(_ELLIPSIS)])
+        return len(cut) >= _MIN_CUT_PREFIX and record_key.startswith(cut)
+    return False
+
+
+def erased_line(raw: bytes, record: MemoryRecord) -> bytes | None:
+    """The line with the record's text erased, b"" to drop it, or None when it keeps nothing
+    of the record's text. A line about the record (its id), or about no record with the
+    record's text, loses its `text`; an unreadable line holding the text is dropped."""
+    try:
+        entry = json.loads(raw)
+    except ValueError:
+        entry = None
+    if not isinstance(entry, dict):
+        needle = json.dumps(record.text, ensure_ascii=False)[1:-1].encode(
+            "utf-8", "backslashreplace")[:200]
+        return b"" if needle and needle in raw else None
+    text = entry.get("text")
+    if not isinstance(text, str):
+        return None
+    about = entry.get("id")
+    if about != record.id and (about is not None or not _same_text(text, text_key(record.text))):
+        return None
+    kept = {key: value for key, value in entry.items() if key != "text"}
+    return _encode({**kept, "erased": True})
+
+
+def _temp_for(path: Path) -> Path:
+    return path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp")
+
+
+def _orphaned_temps(path: Path) -> list[Path]:
+    pattern = re.compile(rf"\.{re.escape(path.name)}\.[0-9a-f]{{32}}\.tmp")
+    try:
+        return [path.with_name(n) for n in os.listdir(path.parent) if pattern.fullmatch(n)]
+    except OSError:
+        return []
+
+
+def _fsync_dir(directory: Path) -> None:
+    with contextlib.suppress(OSError):
+        fd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def _in_place(raw: bytes, new: bytes) -> bytes | None:
+    """`new` (b"" = drop) padded with spaces to the length of `raw`, its line ending kept, or
+    None when it does not fit. JSON readers skip the spaces after the object; a line of
+    spaces alone is skipped like a torn one."""
+    ending = raw[len(raw.rstrip(b"\r\n")):]
+    room = len(raw) - len(ending)
+    body = new.rstrip(b"\r\n")
+    if len(body) > room:
+        return None
+    return body + b" " * (room - len(body)) + ending
+
+
+def _rewrite(path: Path, record: MemoryRecord) -> int:
+    """Erase the record's text from one file; lines changed. Each changed line is
+    overwritten where it lies, padded to its old length (so the text's own bytes are
+    overwritten, and nothing else moves); when one would not fit, the file is rewritten
+    whole and replaced atomically instead. The caller holds the exclusive lock."""
+    try:
+        fd = os.open(path, os.O_RDWR)
+    except FileNotFoundError:
+        return 0
+    try:
+        chunks = []
+        while block := os.read(fd, 1 << 20):
+            chunks.append(block)
+        lines = b"".join(chunks).splitlines(keepends=True)
+        edits: list[tuple[int, bytes, bytes]] = []  # (offset, old line, new line)
+        offset = 0
+        for raw in lines:
+            new = erased_line(raw, record)
+            if new is not None:
+                edits.append((offset, raw, new))
+            offset += len(raw)
+        if not edits:
+            return 0
+        padded = [_in_place(raw, new) for _, raw, new in edits]
+        if all(line is not None for line in padded):
+            for (at, _, _), line in zip(edits, padded, strict=True):
+                assert line is not None
+                os.pwrite(fd, line, at)
+            os.fsync(fd)
+            return len(edits)
+    finally:
+        os.close(fd)
+    replaced = {at: new for at, _, new in edits}
+    out, offset = [], 0
+    for raw in lines:
+        out.append(replaced.get(offset, raw))
+        offset += len(raw)
+    temp = _temp_for(path)
+    try:
+        fd = open_private(temp, os.O_WRONLY | os.O_TRUNC)
+        try:
+            os.write(fd, b"".join(out))
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(temp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
+    _fsync_dir(path.parent)
+    return len(edits)
 
 
 class GateLog:
@@ -190,32 +328,63 @@ class GateLog:
 
     @hookimpl
     def jamgate_forgotten(self, record: MemoryRecord, origin: str) -> None:
+        self.erase(record)
         self.append(forgotten_entry(record, origin))
+
+    @property
+    def lock_path(self) -> Path:
+        return self.path.with_name(self.path.name + ".lock")
+
+    @property
+    def rotated_path(self) -> Path:
+        return self.path.with_name(self.path.name + ".1")
 
     def append(self, entry: dict[str, Any]) -> None:
         """Write one entry; an OSError is reported once on stderr and swallowed."""
         line = fit_line(entry)
         try:
-            self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            make_private_dir(self.path.parent)
             self._rotate_if_full()
-            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-            try:
-                os.write(fd, line)
-            finally:
-                os.close(fd)
+            with _locked(self.lock_path, shared=True):
+                fd = open_private(self.path, os.O_WRONLY | os.O_APPEND)
+                try:
+                    os.write(fd, line)
+                finally:
+                    os.close(fd)
         except OSError as exc:
-            if not self._warned:
-                self._warned = True
-                reason = exc.strerror or str(exc)
-                print(f"jamgate: cannot write the gate log {self.path} ({reason}); "
-                      "saves are unaffected.", file=sys.stderr)
+            self._warn(exc)
+
+    def erase(self, record: MemoryRecord) -> int:
+        """Erase `record`'s text from the lines already logged, in the rotated file and the
+        current one, under the log's exclusive lock; how many lines changed. A temp file a
+        killed erasure left is removed first. An OSError is reported once and swallowed."""
+        if not self.path.exists() and not self.rotated_path.exists():
+            return 0
+        try:
+            with _locked(self.lock_path):
+                for orphan in _orphaned_temps(self.path) + _orphaned_temps(self.rotated_path):
+                    with contextlib.suppress(OSError):
+                        os.unlink(orphan)
+                return sum(_rewrite(part, record) for part in (self.rotated_path, self.path))
+        except OSError as exc:
+            print(f"jamgate: could not erase the forgotten memory's text from the gate log "
+                  f"{self.path} ({exc.strerror or exc}); the memory itself is forgotten.",
+                  file=sys.stderr)
+            return 0
+
+    def _warn(self, exc: OSError) -> None:
+        if not self._warned:
+            self._warned = True
+            reason = exc.strerror or str(exc)
+            print(f"jamgate: cannot write the gate log {self.path} ({reason}); "
+                  "saves are unaffected.", file=sys.stderr)
 
     def _rotate_if_full(self) -> None:
         if not self._full():
             return
-        with _locked(self.path.with_name(self.path.name + ".lock")):
+        with _locked(self.lock_path):
             if self._full():  # another process may have rotated meanwhile
-                os.replace(self.path, self.path.with_name(self.path.name + ".1"))
+                os.replace(self.path, self.rotated_path)
 
     def _full(self) -> bool:
         try:
@@ -314,6 +483,8 @@ def select(entries: Iterable[dict[str, Any]], decisions: list[str] | None = None
 def format_entry(entry: dict[str, Any]) -> str:
     """One entry as a line for people."""
     what = entry.get("text")
+    if what is None and entry.get("erased"):
+        what = "(text erased: the memory was forgotten)"
     if what is None and "sha256" in entry:
         what = f"({entry.get('length', '?')} characters, sha256 {str(entry['sha256'])[:12]})"
     about = "/".join(str(entry[k]) for k in ("scope", "type", "subject") if entry.get(k))

@@ -30,8 +30,12 @@ def _check(app: App, args: argparse.Namespace) -> int:
     if args.json:
         print_json(verdict.model_dump(mode="json"))
     else:
-        print(f"{verdict.decision} ({verdict.reason_code})")
-        print(verdict_text(verdict))
+        print(f"{verdict.decision} ({verdict.reason_code}) — a dry run: nothing was written")
+        lines = verdict_text(verdict).splitlines()
+        if verdict.decision in ("saved", "superseded"):  # nothing was saved: no id to keep
+            lines = [line.replace("Saved:", "Would be saved:", 1) for line in lines
+                     if line != f"id: {verdict.id}"]
+        print("\n".join(lines))
     return EXIT_OK
 
 

@@ -8,8 +8,9 @@ then hands every record to the gate as one atomic batch (`App.save_batch`: event
 each record judged against the store and the batch's earlier decisions, one write, a gate-log
 line per decision). The report says, per record, what the gate decided; a refused text is shown
 as `[redacted: N characters]` unless its reason is known to be harmless to print.
-Export pages through every record (`--active-only`: status active, expired ones included) to
-stdout or `--output`, with the summary on stderr.
+Export pages through every record of every scope the store holds (`Store.scopes()`; `--scope`
+to choose; `--active-only`: status active, expired ones included) to stdout or `--output`,
+with the summary, naming the scopes, on stderr.
 """
 
 from __future__ import annotations
@@ -295,12 +296,9 @@ def _first_sentence(message: str) -> str:
 
 # ---- export --------------------------------------------------------------------------------
 
-def store_scopes(app: App) -> list[str] | None:
-    """Every scope the store holds, when the store can say (an optional `scopes()`)."""
-    lister = getattr(app.store, "scopes", None)
-    if not callable(lister):
-        return None
-    return sorted(str(scope) for scope in lister())
+def store_scopes(app: App) -> list[str]:
+    """Every scope holding a record (the store contract's `scopes()`), sorted."""
+    return sorted({canonical_scope(str(scope)) for scope in app.store.scopes()})
 
 
 def export_records(app: App, scopes: Sequence[str], *,
@@ -431,7 +429,7 @@ def jamgate_register_commands(register: Register) -> None:
                      help="only active records (expired ones included), no history")
     exp.add_argument("--scope", action="append",
                      help="a scope to export (repeatable; default: every scope the store "
-                          "can list, else default)")
+                          "holds)")
 
 
 # ---- benchmark -----------------------------------------------------------------------------

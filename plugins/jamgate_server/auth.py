@@ -14,6 +14,9 @@ session is looked up:
 The OAuth endpoints and everything under `/.well-known/` need no token; the OAuth JSON
 endpoints skip the Origin check too, since browser-based clients call them cross-origin.
 
+Wrong tokens are throttled per client address (`GuardMiddleware`); the token itself must
+carry 128 bits of entropy or HTTP mode does not start (`require_token`).
+
 The MCP SDK's own host check stays on behind these (the same allowlist is handed to it), and
 an authenticated request carries its principal in `scope["user"]` the way the SDK expects, so
 an MCP session answers only to the credential that opened it.
@@ -23,8 +26,10 @@ from __future__ import annotations
 
 import hmac
 import json
+import math
 import os
-from collections.abc import Callable, Iterable
+import sys
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 import anyio.to_thread
@@ -35,13 +40,14 @@ from starlette.authentication import AuthCredentials
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from jamgate_core.errors import ConfigError
+from jamgate_core.errors import ConfigError, JamgateError
 from jamgate_core.hooks import Hooks
 from jamgate_core.settings import Settings
+from jamgate_server.limits import FailureThrottle, HttpLimits, client_key, retry_after
 
 REALM = "jamgate"
 STATIC_PRINCIPAL = "owner"
-MIN_TOKEN_LENGTH = 20
+MIN_TOKEN_BITS = 128
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
 # A platform's public hostname, honoured when set: (variable, how to turn it into a host).
 PLATFORM_HOST_VARIABLES: tuple[tuple[str, str], ...] = (
@@ -51,10 +57,11 @@ PLATFORM_HOST_VARIABLES: tuple[tuple[str, str], ...] = (
 )
 PUBLIC_PATHS = frozenset({"/healthz", "/openapi.json"})
 MAKE_TOKEN = 'python -c "import secrets; print(secrets.token_urlsafe(32))"'
+DEFAULT_LIMITS = HttpLimits.model_construct()
 
 
 def require_token(settings: Settings) -> str:
-    """The static bearer token; HTTP mode refuses to start without one."""
+    """The static bearer token; HTTP mode refuses to start without one, or with a weak one."""
     token = (settings.token or "").strip()
     if not token:
         raise ConfigError(
@@ -64,14 +71,47 @@ def require_token(settings: Settings) -> str:
             "and start again with JAMGATE_TOKEN set to it (or `token = \"…\"` in jamgate.toml). "
             "Serve it over HTTPS only: terminate TLS at a reverse proxy."
         )
+    problem = token_weakness(token)
+    if problem:
+        raise ConfigError(
+            f"JAMGATE_TOKEN is too weak to guard a server: {problem}. Anyone who guesses it "
+            f"reads and rewrites this memory. Make one with\n    {MAKE_TOKEN}\n"
+            "(43 random characters, 256 bits), set JAMGATE_TOKEN to it and start again; "
+            "agents and consent pages then need the new token."
+        )
     return token
 
 
-def weak_token_warning(token: str) -> str | None:
-    if len(token) >= MIN_TOKEN_LENGTH:
-        return None
-    return (f"warning: JAMGATE_TOKEN is only {len(token)} characters; anyone who guesses it "
-            f"reads and rewrites this memory. Make a stronger one with {MAKE_TOKEN}")
+_DIGITS = frozenset("0123456789")
+_HEX_LOWER = _DIGITS | frozenset("abcdef")
+_HEX_UPPER = _DIGITS | frozenset("ABCDEF")
+_LOWER = frozenset("abcdefghijklmnopqrstuvwxyz")
+_UPPER = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_BASE64 = _LOWER | _UPPER | _DIGITS | frozenset("-_+/=")
+
+
+def token_bits(token: str) -> float:
+    """A generous estimate of a token's entropy: its length times the bits per character of
+    the smallest usual alphabet it is drawn from (digits, hex, one-case letters, base64,
+    printable). `secrets.token_urlsafe(16)` scores 132, `secrets.token_hex(16)` 128."""
+    chars = set(token)
+    for alphabet, size in ((_DIGITS, 10), (_HEX_LOWER, 16), (_HEX_UPPER, 16), (_LOWER, 26),
+                           (_UPPER, 26), (_BASE64, 64)):
+        if chars <= alphabet:
+            return len(token) * math.log2(size)
+    return len(token) * math.log2(95)
+
+
+def token_weakness(token: str) -> str | None:
+    """Why `token` has less than MIN_TOKEN_BITS bits of entropy, or None."""
+    bits = token_bits(token)
+    if bits < MIN_TOKEN_BITS:
+        return (f"{len(token)} characters hold about {bits:.0f} bits, under the "
+                f"{MIN_TOKEN_BITS} required")
+    most = max(token.count(c) for c in set(token))
+    if len(set(token)) < 8 or most * 3 > len(token):
+        return "it repeats a few characters, which no random token does"
+    return None
 
 
 # ---- hosts ------------------------------------------------------------------------------------
@@ -219,7 +259,9 @@ def challenge(presented: bool, resource_metadata: str | None = None) -> str:
 Reply = tuple[int, bytes, list[tuple[bytes, bytes]]]
 
 
-def _json(status: int, body: dict[str, object], headers: dict[str, str] | None = None) -> Reply:
+def json_reply(status: int, body: Mapping[str, object],
+               headers: dict[str, str] | None = None) -> Reply:
+    """A JSON reply as (status, body, headers), for `send_reply`."""
     raw = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     pairs = [(b"content-type", b"application/json"), (b"content-length", str(len(raw)).encode())]
     pairs += [(k.lower().encode(), v.encode("latin-1")) for k, v in (headers or {}).items()]
@@ -231,9 +273,9 @@ def error_reply(path: str, status: int, code: str, message: str, *,
                 headers: dict[str, str] | None = None) -> Reply:
     """An error in the shape the path speaks: REST `{error, message}`, else JSON-RPC."""
     if path.startswith("/v1/") or path == "/v1" or path in PUBLIC_PATHS:
-        return _json(status, {"error": code, "message": message}, headers)
-    return _json(status, {"jsonrpc": "2.0", "id": None,
-                          "error": {"code": rpc_code, "message": message}}, headers)
+        return json_reply(status, {"error": code, "message": message}, headers)
+    return json_reply(status, {"jsonrpc": "2.0", "id": None,
+                               "error": {"code": rpc_code, "message": message}}, headers)
 
 
 async def send_reply(send: Send, reply: Reply) -> None:
@@ -247,18 +289,27 @@ MetadataPointer = Callable[[Scope, str], str]
 
 
 class GuardMiddleware:
-    """Host/Origin check, then authentication, for every path but the public ones."""
+    """Host/Origin check, then authentication, for every path but the public ones.
+
+    A wrong credential counts against the client's address (`throttle`); once the address is
+    locked, its wrong credentials are answered 429 with `Retry-After` instead of 401. The
+    right credential is checked first and is never delayed or refused by the throttle. A
+    request without any `Authorization` header (OAuth discovery) is never counted.
+    """
 
     def __init__(self, app: ASGIApp, *, policy: HostPolicy, authenticator: Authenticator,
                  open_paths: frozenset[str] = frozenset(),
                  cross_origin_paths: frozenset[str] = frozenset(),
-                 metadata_pointer: MetadataPointer | None = None) -> None:
+                 metadata_pointer: MetadataPointer | None = None,
+                 throttle: FailureThrottle | None = None) -> None:
         self.app = app
         self.policy = policy
         self.authenticator = authenticator
         self.open_paths = open_paths
         self.cross_origin_paths = cross_origin_paths
         self.metadata_pointer = metadata_pointer
+        self.throttle = throttle or FailureThrottle(DEFAULT_LIMITS.auth_free_failures,
+                                                    DEFAULT_LIMITS.auth_lockout_max_seconds)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["path"] == "/healthz":
@@ -285,9 +336,30 @@ class GuardMiddleware:
                 self.metadata_pointer is not None and path.startswith("/.well-known/")):
             await self.app(scope, receive, send)
             return
-        user = await self.authenticator.identify(headers)
+        try:
+            user = await self.authenticator.identify(headers)
+        except JamgateError as exc:  # the OAuth state cannot be read: say so, never a 500
+            print(f"jamgate: cannot check an issued token: {exc}", file=sys.stderr)
+            await send_reply(send, error_reply(
+                path, 503, "auth_state_unavailable",
+                f"this server cannot check issued tokens right now: {exc}", rpc_code=-32603))
+            return
         if user is None:
             presented = headers.get("authorization") is not None
+            if presented:
+                key = client_key(scope)
+                locked, started = self.throttle.fail(key)
+                if started:
+                    print(f"jamgate: {self.throttle.free} wrong bearer tokens from {key}: its "
+                          f"wrong tokens get 429 for {retry_after(locked)} s (doubling on).",
+                          file=sys.stderr)
+                if locked:
+                    await send_reply(send, error_reply(
+                        path, 429, "too_many_attempts",
+                        f"too many wrong tokens from this address; wait {retry_after(locked)} "
+                        "s. Check the token: it is JAMGATE_TOKEN, or one OAuth issued.",
+                        headers={"Retry-After": retry_after(locked)}))
+                    return
             pointer = self.metadata_pointer(scope, path) if self.metadata_pointer else None
             await send_reply(send, error_reply(
                 path, 401, "unauthorized",

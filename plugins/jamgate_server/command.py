@@ -12,7 +12,7 @@ from jamgate_core.cli import EXIT_OK
 from jamgate_core.hookspecs import hookimpl
 
 if TYPE_CHECKING:
-    from jamgate_core.contracts import Register
+    from jamgate_core.contracts import Application, Register
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -50,9 +50,38 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 @hookimpl
+def jamgate_doctor(app: Application) -> list[tuple[str, str]] | None:
+    """`jamgate doctor`: whether the OAuth state HTTP mode would serve from is readable (an
+    error when OAuth is on, since `serve --http` then refuses to start)."""
+    from jamgate_core.contracts import AuthState
+    from jamgate_server.oauth_state import state_problems
+
+    if not isinstance(app.store, AuthState):
+        return None
+    problems = state_problems(app.store)
+    if not problems:
+        return [("ok", "OAuth state: readable")]
+    level = "error" if app.settings.oauth else "warning"
+    return [(level, f"OAuth state: {problem}") for problem in problems]
+
+
+@hookimpl
 def jamgate_register_commands(register: Register) -> None:
-    serve = register("serve", "run the MCP server: on stdio (what an MCP client starts), or "
-                     "with --http over Streamable HTTP with the REST API", cmd_serve)
+    from jamgate_server.limits import describe_limits
+
+    serve = register(
+        "serve", "run the MCP server: on stdio (what an MCP client starts), or with --http "
+        "over Streamable HTTP with the REST API", cmd_serve,
+        description="Run the MCP server: on stdio (what an MCP client starts), or with --http "
+                    "over Streamable HTTP with the REST API. HTTP mode needs JAMGATE_TOKEN "
+                    "with at least 128 bits of entropy.")
+    serve.formatter_class = argparse.RawDescriptionHelpFormatter
+    serve.epilog = (
+        "HTTP limits (environment variables, defaults shown; see docs/security.md):\n"
+        f"{describe_limits()}\n"
+        "Wrong tokens from one address get 429 after the free failures, for 1 s doubling up "
+        "to the\nlockout maximum; the right token is never slowed. Registrations past the "
+        "burst get 429;\nover all addresses ten times the burst and the rate.")
     serve.add_argument("--http", action="store_true",
                        help="serve over HTTP (also JAMGATE_HTTP=1); needs JAMGATE_TOKEN")
     serve.add_argument("--host", help="bind address (default 127.0.0.1, or JAMGATE_HOST)")

@@ -1,27 +1,34 @@
 """Remote mode: MCP over Streamable HTTP at `/mcp`, the REST API at `/v1/memory`, `/healthz`.
 
-One Starlette app, guarded in this order: Host/Origin (421/403), bearer token (401), body
-size (413) — all before any MCP session is looked up. MCP sessions are stateful by default
-(an unknown session id is 404, a missing one 400, an `initialize` carrying a stale id opens a
-fresh session: D-038); `http_stateless = true` serves every request on its own for several
-instances behind a load balancer, at the cost of client provenance for handshake-era clients.
+One Starlette app, guarded in this order: Host/Origin (421/403), bearer token (401; 429 for an
+address sending wrong ones), body size (413) and body deadline (408) — all before any MCP
+session is looked up. Around it, `uvicorn_config` adds the connection guard (header deadline,
+connection cap: `connections.py`). Every limit and its `JAMGATE_HTTP_*` variable is listed
+in `limits.py`; an unparseable body is a 400 (-32700 on `/mcp`), never a 500.
+
+MCP sessions are stateful by default (an unknown session id is 404, a missing one 400, an
+`initialize` carrying a stale id opens a fresh session: D-038); `http_stateless = true` serves
+every request on its own for several instances behind a load balancer, at the cost of client
+provenance for handshake-era clients.
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import signal
 import sys
 import threading
-from collections.abc import AsyncIterator
-from typing import Any
+import time
+from collections.abc import AsyncIterator, Mapping
+from typing import Any, cast
 
+import anyio
 from mcp.server.streamable_http import MCP_SESSION_ID_HEADER
 from mcp.server.streamable_http_manager import StreamableHTTPASGIApp
 from mcp.shared.inbound import MCP_PROTOCOL_VERSION_HEADER
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
+from pydantic_core import from_json
 from starlette.applications import Starlette
 from starlette.datastructures import Headers
 from starlette.routing import Route
@@ -31,6 +38,8 @@ from jamgate_core import __version__
 from jamgate_core.app import App
 from jamgate_core.errors import ConfigError
 from jamgate_server import auth, oauth, rest
+from jamgate_server.connections import ConnectionGuard, fit_to_file_limit
+from jamgate_server.limits import FailureThrottle, HttpLimits
 from jamgate_server.mcp import build_server
 
 DEFAULT_PORT = 8420
@@ -42,43 +51,67 @@ _VERSION_HEADER = MCP_PROTOCOL_VERSION_HEADER.lower().encode("latin-1")
 # ---- request limits ---------------------------------------------------------------------------
 
 class BodyLimitMiddleware:
-    """413 for a body over `limit` bytes, declared or streamed, before any handler runs.
+    """413 for a body over its limit, declared or streamed, and 408 for one that does not
+    arrive whole within `timeout` seconds of the headers, before any handler runs.
 
-    The body is read here (at most `limit` bytes) and replayed to the app.
+    The body is read here (at most the limit) and replayed to the app. `path_limits` lowers
+    the limit on some paths (the OAuth endpoints), whose refusal `oauth.oversize_reply` shapes.
     """
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
+    def __init__(self, app: ASGIApp, limit: int, timeout: float = 30.0,
+                 path_limits: Mapping[str, int] | None = None) -> None:
         self.app = app
         self.limit = limit
+        self.timeout = timeout
+        self.path_limits = dict(path_limits or {})
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = min(self.limit, self.path_limits.get(scope["path"], self.limit))
         declared = Headers(scope=scope).get("content-length", "")
-        if declared.isdigit() and int(declared) > self.limit:
-            await self._refuse(scope, send)
+        if declared.isdigit() and int(declared) > limit:
+            await self._refuse(scope, send, limit)
             return
         body = bytearray()
         trailing: list[Message] = []
+        deadline = time.monotonic() + self.timeout
         while True:
-            message = await receive()
+            message: Message | None = None
+            with anyio.move_on_after(max(0.0, deadline - time.monotonic())):
+                message = await receive()
+            if message is None:
+                await auth.send_reply(send, auth.error_reply(
+                    scope["path"], 408, "request_timeout",
+                    f"the request body did not arrive within {self.timeout:g} s "
+                    "(JAMGATE_HTTP_BODY_TIMEOUT_SECONDS); send it again.",
+                    rpc_code=-32600, headers={"Connection": "close"}))
+                return
+            if message["type"] == "http.disconnect":
+                return  # the client left before its body arrived: nobody to answer
             if message["type"] != "http.request":
                 trailing.append(message)
                 break
             body.extend(message.get("body", b""))
-            if len(body) > self.limit:
-                await self._refuse(scope, send)
+            if len(body) > limit:
+                await self._refuse(scope, send, limit)
                 return
             if not message.get("more_body", False):
                 break
         first: Message = {"type": "http.request", "body": bytes(body), "more_body": False}
         await self.app(scope, _replay([first, *trailing], receive), send)
 
-    async def _refuse(self, scope: Scope, send: Send) -> None:
+    async def _refuse(self, scope: Scope, send: Send, limit: int) -> None:
+        shaped = oauth.oversize_reply(scope["path"])
+        if shaped is not None:
+            status, document = shaped
+            await auth.send_reply(send, auth.json_reply(status, document,
+                                                        {"Cache-Control": "no-store"}))
+            return
         await auth.send_reply(send, auth.error_reply(
             scope["path"], 413, "payload_too_large",
-            f"the request body is over {self.limit} bytes (http_max_body_bytes). One memory "
+            f"the request body is over {limit} bytes (http_max_body_bytes). One memory "
             "is one short statement; a memory over 32,000 characters is refused anyway.",
             rpc_code=-32600,
         ))
@@ -122,9 +155,11 @@ class FreshSessionOnInitialize:
 
 
 def _is_initialize(body: bytes) -> bool:
+    """Whether the body is an `initialize` request. Anything unparseable (too deep, not UTF-8,
+    not JSON) is not, and goes on to the SDK, which answers it -32700."""
     try:
-        message = json.loads(body)
-    except (ValueError, UnicodeDecodeError):
+        message = from_json(body)
+    except ValueError:
         return False
     return isinstance(message, dict) and message.get("method") == "initialize"
 
@@ -143,20 +178,24 @@ def _replay(messages: list[Message], receive: Receive) -> Receive:
 # ---- the app ----------------------------------------------------------------------------------
 
 def build_http_app(app: App, *, bind_host: str = "127.0.0.1",
-                   environ: dict[str, str] | None = None) -> Starlette:
-    """The whole HTTP surface over `app` (which the caller opens and closes).
+                   environ: dict[str, str] | None = None,
+                   limits: HttpLimits | None = None) -> Starlette:
+    """The whole HTTP surface over `app` (which the caller opens and closes); `limits` default
+    to the `JAMGATE_HTTP_*` variables. Serve it with `uvicorn_config`.
 
-    Raises ConfigError when no token is configured, or when OAuth is on and the store keeps
-    no auth state.
+    Raises ConfigError when no token or a weak one is configured, when a limit is invalid, or
+    when OAuth is on and the store keeps no auth state or cannot read it.
     """
     settings = app.settings
     token = auth.require_token(settings)
+    limits = limits or HttpLimits.load()
     policy = auth.HostPolicy(tuple(auth.allowed_hosts(settings, bind_host, environ)))
     authenticator = auth.Authenticator(token, app.hooks, settings)
     oauth_server = None
     if settings.oauth:
-        provider = oauth.JamgateProvider(oauth.auth_state_of(app.store))
-        oauth_server = oauth.OAuthServer(provider, token, policy.allows_host)
+        provider = oauth.JamgateProvider(oauth.auth_state_of(app.store),
+                                         max_pending=limits.register_max_pending)
+        oauth_server = oauth.OAuthServer(provider, token, policy.allows_host, limits)
         authenticator.issued = _issued_check(provider)
     api = rest.RestApi(app)
     server = build_server(app, origin="mcp", limiter=api.limiter)
@@ -184,8 +223,11 @@ def build_http_app(app: App, *, bind_host: str = "127.0.0.1",
     starlette = Starlette(routes=routes, lifespan=lifespan,
                           exception_handlers={404: rest.no_route, 405: rest.no_route})
     starlette.state.openapi = rest.openapi_document(app)
+    starlette.state.limits = limits
     # The last added runs first: Host/Origin and the token, then the body limit.
-    starlette.add_middleware(BodyLimitMiddleware, limit=settings.http_max_body_bytes)
+    starlette.add_middleware(BodyLimitMiddleware, limit=settings.http_max_body_bytes,
+                             timeout=limits.body_timeout_seconds,
+                             path_limits=oauth.PATH_BODY_LIMITS if oauth_server else None)
     def pointer(scope: Scope, path: str) -> str:
         return oauth.resource_metadata_url(oauth.public_base(scope, policy.allows_host), path)
 
@@ -194,8 +236,41 @@ def build_http_app(app: App, *, bind_host: str = "127.0.0.1",
         open_paths=oauth.PUBLIC_PATHS if oauth_server else frozenset(),
         cross_origin_paths=oauth.CORS_PATHS if oauth_server else frozenset(),
         metadata_pointer=pointer if oauth_server else None,
+        throttle=FailureThrottle(limits.auth_free_failures, limits.auth_lockout_max_seconds),
     )
     return starlette
+
+
+def forwarded_allow_ips(environ: Mapping[str, str] | None = None) -> str:
+    """The proxies whose `X-Forwarded-For` names the client, as uvicorn reads them."""
+    env = os.environ if environ is None else environ
+    return env.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+
+
+def uvicorn_config(starlette: Starlette, *, max_connections: int | None = None,
+                   **options: Any) -> Any:
+    """The uvicorn configuration that serves `starlette` under its limits: the connection
+    guard around uvicorn's own HTTP protocol, keep-alive timeout, proxy headers applied
+    inside the guard (which needs the socket's own peer address). `options` go to uvicorn."""
+    import uvicorn
+    from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
+    from uvicorn.protocols.http.auto import AutoHTTPProtocol
+
+    limits: HttpLimits = starlette.state.limits
+    guard = ConnectionGuard(limits, max_connections)
+    proxied: Any = ProxyHeadersMiddleware(cast(Any, starlette),
+                                          trusted_hosts=forwarded_allow_ips())
+    asgi = guard.track(proxied)
+    config = uvicorn.Config(
+        asgi, http=guard.protocol(AutoHTTPProtocol), ws="none",  # no WebSocket route
+        proxy_headers=False,
+        timeout_keep_alive=limits.keepalive_timeout_seconds, lifespan="on",
+        log_level="warning",
+        access_log=False,  # URLs carry recall queries: memory content stays off stderr
+        **options,
+    )
+    config.connection_guard = guard  # type: ignore[attr-defined]
+    return config
 
 
 def _issued_check(provider: oauth.JamgateProvider) -> auth.IssuedCheck:
@@ -232,11 +307,12 @@ def serve_http(app: App, *, host: str | None, port: int | None) -> int:
     bind_host = host or settings.host
     bind_port, port_source = resolve_port(port, settings.port)
     try:
-        asgi: Any = build_http_app(app, bind_host=bind_host)
+        asgi = build_http_app(app, bind_host=bind_host)
     except ConfigError as exc:
         print(f"jamgate: {exc}", file=sys.stderr)
         return 1
-    warning = auth.weak_token_warning(auth.require_token(settings))
+    limits: HttpLimits = asgi.state.limits
+    max_connections, backlog, warning = fit_to_file_limit(limits.max_connections)
     if warning:
         print(f"jamgate: {warning}", file=sys.stderr)
     shown = f"[{bind_host}]" if ":" in bind_host else bind_host
@@ -255,11 +331,8 @@ def serve_http(app: App, *, host: str | None, port: int | None) -> int:
     if port_source == "$PORT" and bind_host in ("127.0.0.1", "localhost", "::1"):
         print("jamgate: $PORT is set but the server listens on loopback only; on a hosting "
               "platform set JAMGATE_HOST=0.0.0.0.", file=sys.stderr)
-    config = uvicorn.Config(
-        asgi, host=bind_host, port=bind_port, lifespan="on", log_level="warning",
-        access_log=False,  # URLs carry recall queries: memory content stays off stderr
-        timeout_graceful_shutdown=5,
-    )
+    config = uvicorn_config(asgi, max_connections=max_connections, backlog=backlog,
+                            host=bind_host, port=bind_port, timeout_graceful_shutdown=5)
     # uvicorn shuts down gracefully on SIGINT/SIGTERM, then re-raises the signal: turn that
     # into a normal return so the caller closes the store and runs the shutdown hooks.
     main = threading.current_thread() is threading.main_thread()

@@ -277,9 +277,10 @@ def build_server(app: App, *, origin: str = "mcp",
 
 
 async def serve_stdio(app: App) -> None:
-    """Serve MCP over stdin/stdout until the client hangs up."""
-    from mcp.server.stdio import stdio_server
+    """Serve MCP over stdin/stdout until the client hangs up; a line that cannot be read gets
+    a JSON-RPC error (`stdio.py`), never silence."""
+    from jamgate_server.stdio import stdio_transport
 
     server = build_server(app)
-    async with stdio_server() as (read_stream, write_stream):
+    async with stdio_transport() as (read_stream, write_stream):
         await server.run(read_stream, write_stream, server.create_initialization_options())

@@ -7,78 +7,88 @@ and an application then gets its own tokens. What is served (no bearer token nee
   `/.well-known/oauth-authorization-server[/mcp]` (RFC 8414), built per request from the
   public address (`X-Forwarded-Proto` / `X-Forwarded-Host`, see `public_base`).
 - `POST /register` (RFC 7591): HTTPS or loopback redirect URIs only; public clients
-  (`token_endpoint_auth_method: "none"`) and secret-holding ones both accepted.
+  (`token_endpoint_auth_method: "none"`) and secret-holding ones both accepted. Bounded, since
+  anyone may call it: 16 KiB, 32 fields, 2,048 characters a string, 10 items a list; a rate per
+  client address and over all of them (429 with `Retry-After`); and at most
+  `register_max_pending` clients that never signed in, the oldest evicted first.
 - `GET /authorize` shows the consent page; `POST /authorize` checks the instance token and
   redirects with a single-use code (60 s). An unknown client or a redirect URI that is not
-  exactly a registered one is an error page, never a redirect.
+  exactly a registered one is an error page, never a redirect. Wrong instance tokens are
+  throttled per address like wrong bearer tokens (429 once locked; the right one always works).
 - `POST /token` (PKCE S256 only; refresh tokens rotate): the MCP SDK's handler over
-  `JamgateProvider`. `POST /revoke` (RFC 7009) is ours: the SDK's requires a
+  `JamgateProvider` (`oauth_provider.py`). `POST /revoke` (RFC 7009) is ours: the SDK's requires a
   `client_secret` field even from public clients.
 
 State lives behind the store's `AuthState` contract, as SHA-256 hashes only: several
-instances on one store accept each other's tokens.
+instances on one store accept each other's tokens. A record that cannot be decoded counts as
+absent (and is reported on stderr); a store error is a 503 naming the state, never a 500.
 """
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import hmac
-import json
 import re
-import secrets
-import time
-import uuid
+import sys
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, TypeVar, cast
+from dataclasses import dataclass, field
+from typing import Any, cast
 from urllib.parse import urlsplit
 
 import anyio.to_thread
 from mcp.server.auth.handlers.register import RegistrationHandler
 from mcp.server.auth.handlers.token import TokenHandler
 from mcp.server.auth.middleware.client_auth import AuthenticationError, ClientAuthenticator
-from mcp.server.auth.provider import (
-    AccessToken,
-    AuthorizationCode,
-    AuthorizationParams,
-    AuthorizeError,
-    OAuthAuthorizationServerProvider,
-    RefreshToken,
-    RegistrationError,
-    TokenError,
-    construct_redirect_uri,
-)
+from mcp.server.auth.provider import construct_redirect_uri
 from mcp.server.auth.routes import build_metadata
 from mcp.server.auth.settings import ClientRegistrationOptions, RevocationOptions
 from mcp.server.transport_security import RequestBodyLimitMiddleware
-from mcp.shared.auth import OAuthClientInformationFull, OAuthToken, ProtectedResourceMetadata
+from mcp.shared.auth import OAuthClientInformationFull, ProtectedResourceMetadata
 from mcp.shared.inbound import MCP_PROTOCOL_VERSION_HEADER
 from pydantic import AnyHttpUrl, AnyUrl, ValidationError
+from pydantic_core import from_json
 from starlette.datastructures import Headers
 from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route, request_response
-from starlette.types import ASGIApp, Scope
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from jamgate_core.contracts import AuthSecret, AuthState, SecretKind, Store
-from jamgate_core.errors import ConfigError
+from jamgate_core.contracts import AuthState, Store
+from jamgate_core.errors import ConfigError, JamgateError
 from jamgate_server import oauth_pages
+from jamgate_server.limits import FailureThrottle, HttpLimits, RateLimiter, client_key, retry_after
+from jamgate_server.oauth_provider import (
+    ACCESS_SECONDS,
+    CODE_SECONDS,
+    REFRESH_SECONDS,
+    Access,
+    HashedSecretAuthenticator,
+    JamgateProvider,
+    Refresh,
+    digest,
+    is_issued,
+    mint,
+    redirect_uri_problem,
+)
+from jamgate_server.oauth_state import state_problems
 
-T = TypeVar("T")
+# The provider's names are re-exported: `oauth.JamgateProvider`, `oauth.digest` as before.
+__all__ = ["ACCESS_SECONDS", "BODY_LIMIT", "CODE_SECONDS", "CORS_PATHS", "PATH_BODY_LIMITS",
+           "PUBLIC_PATHS", "REFRESH_SECONDS", "REGISTER_BODY_LIMIT", "SCOPE", "JamgateProvider",
+           "OAuthServer", "auth_state_of", "digest", "is_issued", "matched_redirect", "mint",
+           "oversize_reply", "public_base", "redirect_uri_problem", "registration_problem",
+           "resource_metadata_url", "shielded"]
 
 SCOPE = "jamgate"
-CODE_SECONDS = 60
-ACCESS_SECONDS = 24 * 3600
-REFRESH_SECONDS = 90 * 24 * 3600
-UNUSED_CLIENT_SECONDS = 24 * 3600
-# A rotated refresh token shown again after this long is a stolen copy: its grant is revoked.
-REUSE_GRACE_SECONDS = 30
 BODY_LIMIT = 64 * 1024
-OWNER = "owner"
-PREFIXES: dict[SecretKind, str] = {"code": "jgc_", "access": "jga_", "refresh": "jgr_"}
-LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "[::1]", "::1")
+# Registration is open to anyone: what one may hold (RFC 7591 defines 20-odd fields).
+REGISTER_BODY_LIMIT = 16 * 1024
+REGISTER_MAX_FIELDS = 32
+REGISTER_MAX_STRING = 2048
+REGISTER_MAX_ITEMS = 10
+REGISTER_MAX_DEPTH = 6
+# Over all addresses, registrations may come this many times faster than from one.
+REGISTER_TOTAL_FACTOR = 10
 RESOURCE_PATH = "/mcp"
 PROTECTED_RESOURCE = "/.well-known/oauth-protected-resource"
 AUTHORIZATION_SERVER = "/.well-known/oauth-authorization-server"
@@ -92,30 +102,65 @@ PUBLIC_PATHS = CORS_PATHS | {"/authorize"}
 _CHALLENGE = re.compile(r"^[A-Za-z0-9_-]{43}$")
 
 
-def digest(secret: str) -> str:
-    """What is stored for a secret: its SHA-256, hex."""
-    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
-
-
-def mint(kind: SecretKind) -> str:
-    """A new secret: a kind prefix (for secret scanners) and 256 random bits."""
-    return PREFIXES[kind] + secrets.token_urlsafe(32)
-
-
-def is_issued(token: str) -> bool:
-    """Whether a bearer token has the shape of an access token this server issues."""
-    return token.startswith(PREFIXES["access"])
-
-
 def auth_state_of(store: Store) -> AuthState:
-    """The configured store's auth state; ConfigError when it keeps none."""
-    if isinstance(store, AuthState):
-        return store
-    raise ConfigError(
-        f"the configured store ({type(store).__name__}) cannot keep OAuth state, which "
-        "remote mode needs for claude.ai and the Claude apps. Use the sqlite or file store, "
-        "or set JAMGATE_OAUTH=off to accept the static JAMGATE_TOKEN only."
-    )
+    """The configured store's auth state; ConfigError when it keeps none, or when it cannot
+    be read (a corrupt sidecar or table), naming where it lives and what to do."""
+    if not isinstance(store, AuthState):
+        raise ConfigError(
+            f"the configured store ({type(store).__name__}) cannot keep OAuth state, which "
+            "remote mode needs for claude.ai and the Claude apps. Use the sqlite or file store, "
+            "or set JAMGATE_OAUTH=off to accept the static JAMGATE_TOKEN only."
+        )
+    problems = state_problems(store)
+    if problems:
+        text = " ".join(problems)
+        if "JAMGATE_OAUTH=off" not in text:
+            text += (" Or start with JAMGATE_OAUTH=off to serve the static JAMGATE_TOKEN "
+                     "only; `jamgate doctor` checks the OAuth state again.")
+        raise ConfigError("cannot serve OAuth: " + text)
+    return store
+
+
+# ---- registration limits ----------------------------------------------------------------------
+
+def registration_problem(body: bytes) -> str | None:
+    """Why a registration request is refused before the SDK reads it (400
+    invalid_client_metadata), or None: too large, not a JSON object, or over a field cap."""
+    if len(body) > REGISTER_BODY_LIMIT:
+        return f"the registration is over {REGISTER_BODY_LIMIT} bytes"
+    try:
+        document = from_json(body)
+    except ValueError as exc:
+        return f"the registration is not valid JSON ({exc})"
+    if not isinstance(document, dict):
+        return "the registration must be a JSON object"
+    return _field_problem(document, "", 0)
+
+
+def _field_problem(value: Any, where: str, depth: int) -> str | None:
+    name = where or "the registration"
+    if depth > REGISTER_MAX_DEPTH:
+        return f"{name} is nested more than {REGISTER_MAX_DEPTH} levels deep"
+    if isinstance(value, str):
+        if len(value) > REGISTER_MAX_STRING:
+            return f"{name} is over {REGISTER_MAX_STRING} characters"
+    elif isinstance(value, list):
+        if len(value) > REGISTER_MAX_ITEMS:
+            return f"{name} has {len(value)} items; at most {REGISTER_MAX_ITEMS}"
+        for index, item in enumerate(value):
+            problem = _field_problem(item, f"{name}[{index}]", depth + 1)
+            if problem:
+                return problem
+    elif isinstance(value, dict):
+        if len(value) > REGISTER_MAX_FIELDS:
+            return f"{name} has {len(value)} fields; at most {REGISTER_MAX_FIELDS}"
+        for key, item in value.items():
+            if len(key) > 64:
+                return f"a field name in {name} is over 64 characters"
+            problem = _field_problem(item, f"{where}.{key}" if where else key, depth + 1)
+            if problem:
+                return problem
+    return None
 
 
 # ---- the public address -----------------------------------------------------------------------
@@ -152,18 +197,6 @@ def resource_metadata_url(base: str, path: str) -> str:
 
 # ---- registration policy ----------------------------------------------------------------------
 
-def redirect_uri_problem(uri: str) -> str | None:
-    """Why a redirect URI cannot be registered, or None: HTTPS, or HTTP on loopback."""
-    parts = urlsplit(uri)
-    if parts.fragment:
-        return f"redirect URI {uri!r} has a fragment"
-    if parts.scheme == "https" and parts.hostname:
-        return None
-    if parts.scheme == "http" and parts.hostname in LOOPBACK_HOSTS:
-        return None
-    return (f"redirect URI {uri!r} must use https, or http on localhost / 127.0.0.1 / [::1]")
-
-
 def _normal(uri: str) -> str | None:
     try:
         return str(AnyUrl(uri))
@@ -181,198 +214,6 @@ def matched_redirect(client: OAuthClientInformationFull, given: str | None) -> s
     return wanted if wanted is not None and wanted in registered else None
 
 
-# ---- the provider ---------------------------------------------------------------------------
-
-class Code(AuthorizationCode):
-    grant_id: str
-
-
-class Refresh(RefreshToken):
-    grant_id: str
-
-
-class Access(AccessToken):
-    grant_id: str
-
-
-def _data(secret: AuthSecret) -> dict[str, Any]:
-    loaded = json.loads(secret.data)
-    return loaded if isinstance(loaded, dict) else {}
-
-
-class JamgateProvider(OAuthAuthorizationServerProvider[Code, Refresh, Access]):
-    """The SDK's provider interface over an `AuthState`; store calls run in worker threads."""
-
-    def __init__(self, state: AuthState, clock: Callable[[], float] = time.time) -> None:
-        self.state = state
-        self.clock = clock
-
-    async def _run(self, call: Callable[..., T], *args: Any) -> T:
-        return await anyio.to_thread.run_sync(call, *args)
-
-    # ---- clients ----------------------------------------------------------------------------
-
-    async def get_client(self, client_id: str) -> OAuthClientInformationFull | None:
-        document = await self._run(self.state.oauth_client, client_id)
-        if document is None:
-            return None
-        return OAuthClientInformationFull.model_validate_json(document)
-
-    async def register_client(self, client_info: OAuthClientInformationFull) -> None:
-        for uri in client_info.redirect_uris or []:
-            problem = redirect_uri_problem(str(uri))
-            if problem:
-                raise RegistrationError("invalid_redirect_uri", problem)
-        stored = client_info.model_copy()
-        if stored.client_secret is not None:  # kept as a hash, like every other secret
-            stored.client_secret = "sha256:" + digest(stored.client_secret)
-        now = self.clock()
-        await self._run(self.state.oauth_prune, now, UNUSED_CLIENT_SECONDS)
-        await self._run(self.state.oauth_save_client, stored.client_id or "",
-                        stored.model_dump_json(exclude_none=True), now)
-
-    async def authorize(self, client: OAuthClientInformationFull,
-                        params: AuthorizationParams) -> str:
-        raise AuthorizeError("server_error", "authorization runs through /authorize's consent page")
-
-    # ---- codes --------------------------------------------------------------------------------
-
-    def issue_code(self, client_id: str, redirect_uri: str, explicit: bool, challenge: str,
-                   scopes: list[str], resource: str | None) -> str:
-        """Mint and store a code (synchronous: call from a worker thread)."""
-        code = mint("code")
-        now = self.clock()
-        self.state.oauth_prune(now, UNUSED_CLIENT_SECONDS)
-        self.state.oauth_put(AuthSecret(
-            kind="code", key=digest(code), client_id=client_id, grant_id=uuid.uuid4().hex,
-            expires_at=now + CODE_SECONDS,
-            data=json.dumps({"redirect_uri": redirect_uri, "explicit": explicit,
-                             "challenge": challenge, "scopes": scopes, "resource": resource}),
-        ))
-        return code
-
-    async def load_authorization_code(self, client: OAuthClientInformationFull,
-                                      authorization_code: str) -> Code | None:
-        """Consume the code on presentation: whatever happens next, it never works again.
-        A code shown a second time revokes everything issued from it (RFC 6749 §4.1.2)."""
-        now = self.clock()
-        found = await self._run(self.state.oauth_take, "code", digest(authorization_code), now)
-        if found is None:
-            return None
-        if found.revoked_at is not None:
-            await self._run(self.state.oauth_revoke_grant, found.grant_id, now)
-            return None
-        data = _data(found)
-        return Code(code=authorization_code, scopes=data["scopes"], expires_at=found.expires_at,
-                    client_id=found.client_id, code_challenge=data["challenge"],
-                    redirect_uri=AnyUrl(data["redirect_uri"]),
-                    redirect_uri_provided_explicitly=data["explicit"],
-                    resource=data.get("resource"), subject=OWNER, grant_id=found.grant_id)
-
-    async def exchange_authorization_code(self, client: OAuthClientInformationFull,
-                                          authorization_code: Code) -> OAuthToken:
-        return await self._run(self._issue_tokens, authorization_code.client_id,
-                               authorization_code.grant_id, authorization_code.scopes,
-                               authorization_code.resource)
-
-    def _issue_tokens(self, client_id: str, grant_id: str, scopes: list[str],
-                      resource: str | None) -> OAuthToken:
-        now = self.clock()
-        access, refresh = mint("access"), mint("refresh")
-        data = json.dumps({"scopes": scopes, "resource": resource})
-        for kind, secret, seconds in (("access", access, ACCESS_SECONDS),
-                                      ("refresh", refresh, REFRESH_SECONDS)):
-            self.state.oauth_put(AuthSecret(
-                kind=cast(SecretKind, kind), key=digest(secret), client_id=client_id,
-                grant_id=grant_id, expires_at=now + seconds, data=data))
-        return OAuthToken(access_token=access, token_type="Bearer", expires_in=ACCESS_SECONDS,
-                          scope=" ".join(scopes), refresh_token=refresh)
-
-    # ---- refresh tokens ---------------------------------------------------------------------
-
-    async def load_refresh_token(self, client: OAuthClientInformationFull,
-                                 refresh_token: str) -> Refresh | None:
-        found = await self._run(self.state.oauth_get, "refresh", digest(refresh_token))
-        if found is None:
-            return None
-        now = self.clock()
-        if found.revoked_at is not None:
-            if now - found.revoked_at > REUSE_GRACE_SECONDS:
-                await self._run(self.state.oauth_revoke_grant, found.grant_id, now)
-            return None
-        data = _data(found)
-        return Refresh(token=refresh_token, client_id=found.client_id, scopes=data["scopes"],
-                       expires_at=int(found.expires_at), resource=data.get("resource"),
-                       subject=OWNER, grant_id=found.grant_id)
-
-    async def exchange_refresh_token(self, client: OAuthClientInformationFull,
-                                     refresh_token: Refresh, scopes: list[str]) -> OAuthToken:
-        """Rotate: the presented refresh token and the grant's access tokens end here."""
-        now = self.clock()
-        taken = await self._run(self.state.oauth_take, "refresh", digest(refresh_token.token),
-                                now)
-        if taken is None or taken.revoked_at is not None:
-            raise TokenError("invalid_grant", "refresh token was already used")
-        await self._run(self.state.oauth_revoke_grant, taken.grant_id, now)
-        return await self._run(self._issue_tokens, taken.client_id, taken.grant_id,
-                               scopes or refresh_token.scopes, refresh_token.resource)
-
-    # ---- access tokens ----------------------------------------------------------------------
-
-    def verify(self, token: str) -> Access | None:
-        """The live access token `token`, or None (synchronous: for a worker thread)."""
-        if not is_issued(token):
-            return None
-        found = self.state.oauth_get("access", digest(token))
-        if found is None or found.revoked_at is not None or found.expires_at <= self.clock():
-            return None
-        data = _data(found)
-        return Access(token=token, client_id=found.client_id, scopes=data["scopes"],
-                      expires_at=int(found.expires_at), resource=data.get("resource"),
-                      subject=OWNER, grant_id=found.grant_id)
-
-    async def load_access_token(self, token: str) -> Access | None:
-        return await self._run(self.verify, token)
-
-    async def revoke_token(self, token: Access | Refresh) -> None:
-        """Revoking either token of a grant revokes the whole grant."""
-        await self._run(self.state.oauth_revoke_grant, token.grant_id, self.clock())
-
-
-class HashedSecretAuthenticator(ClientAuthenticator):
-    """The SDK's client authentication at /token and /revoke, against a hashed secret."""
-
-    async def authenticate_request(self, request: Request) -> OAuthClientInformationFull:
-        form = await request.form()
-        client_id = form.get("client_id")
-        if not isinstance(client_id, str) or not client_id:
-            raise AuthenticationError("Missing client_id")
-        client = await self.provider.get_client(client_id)
-        if client is None:
-            raise AuthenticationError("Invalid client_id")
-        method = client.token_endpoint_auth_method or "client_secret_post"
-        if method == "none":
-            return client
-        presented: str | None = None
-        if method == "client_secret_basic":
-            header = request.headers.get("authorization", "")
-            try:
-                user, _, password = base64.b64decode(header[6:]).decode().partition(":")
-            except (ValueError, UnicodeDecodeError):
-                raise AuthenticationError("Invalid Basic authentication header") from None
-            if not header.startswith("Basic ") or user != client_id:
-                raise AuthenticationError("Missing or invalid Basic authentication")
-            presented = password
-        elif method == "client_secret_post":
-            value = form.get("client_secret")
-            presented = value if isinstance(value, str) else None
-        stored = client.client_secret or ""
-        if not presented or not stored.startswith("sha256:") or not hmac.compare_digest(
-                stored[7:], digest(presented)):
-            raise AuthenticationError("Invalid client_secret")
-        return client
-
-
 # ---- the routes -------------------------------------------------------------------------------
 
 def _cors(app: ASGIApp, methods: list[str]) -> ASGIApp:
@@ -381,13 +222,75 @@ def _cors(app: ASGIApp, methods: list[str]) -> ASGIApp:
                                          MCP_PROTOCOL_VERSION_HEADER], max_age=86400)
 
 
+def shielded(app: ASGIApp, html: bool = False) -> ASGIApp:
+    """`app`, answering 503 (not a 500 and a traceback) when the OAuth state cannot be read."""
+
+    async def guarded(scope: Scope, receive: Receive, send: Send) -> None:
+        started = False
+
+        async def sending(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await app(scope, receive, sending)
+        except JamgateError as exc:
+            if started:
+                raise
+            print(f"jamgate: OAuth {scope.get('path')}: {exc}", file=sys.stderr)
+            message = f"the OAuth state cannot be read: {exc}"
+            response: Response = (
+                oauth_pages.error_page("Temporarily unavailable", message, status=503) if html
+                else JSONResponse({"error": "temporarily_unavailable",
+                                   "error_description": message},
+                                  status_code=503, headers={"Cache-Control": "no-store"}))
+            await response(scope, receive, send)
+
+    return guarded
+
+
+def oversize_reply(path: str) -> tuple[int, dict[str, str]] | None:
+    """The status and OAuth-shaped body for a request over its path's body limit, or None
+    when the path is not an OAuth JSON endpoint (the HTTP app answers those itself)."""
+    if path == "/register":
+        return 400, {"error": "invalid_client_metadata",
+                     "error_description": f"the registration is over {REGISTER_BODY_LIMIT} "
+                                          "bytes. Nothing was registered."}
+    if path in ("/token", "/revoke"):
+        return 413, {"error": "invalid_request",
+                     "error_description": f"the request body is over {BODY_LIMIT} bytes"}
+    return None
+
+
+PATH_BODY_LIMITS = {"/register": REGISTER_BODY_LIMIT, "/token": BODY_LIMIT,
+                    "/revoke": BODY_LIMIT, "/authorize": BODY_LIMIT}
+
+
+def _too_many(seconds: float, what: str) -> Response:
+    return JSONResponse(
+        {"error": "temporarily_unavailable",
+         "error_description": f"too many {what}; try again in {retry_after(seconds)} s"},
+        status_code=429,
+        headers={"Retry-After": retry_after(seconds), "Cache-Control": "no-store"})
+
+
 @dataclass
 class OAuthServer:
-    """The OAuth endpoints of one HTTP app."""
+    """The OAuth endpoints of one HTTP app, with their limits."""
 
     provider: JamgateProvider
     instance_token: str
     allows_host: Callable[[str], bool]
+    limits: HttpLimits = field(default_factory=HttpLimits.model_construct)
+
+    def __post_init__(self) -> None:
+        limits = self.limits
+        self.register_rate = RateLimiter(limits.register_burst, limits.register_per_hour)
+        self.register_total = RateLimiter(limits.register_burst * REGISTER_TOTAL_FACTOR,
+                                          limits.register_per_hour * REGISTER_TOTAL_FACTOR)
+        self.consent_throttle = FailureThrottle(limits.auth_free_failures,
+                                                limits.auth_lockout_max_seconds)
 
     @property
     def registration(self) -> ClientRegistrationOptions:
@@ -401,8 +304,11 @@ class OAuthServer:
         async def revoke(request: Request) -> Response:
             return await self.revoke(request, authenticator)
 
-        def posted(handler: Callable[[Request], Any]) -> ASGIApp:
-            limited = RequestBodyLimitMiddleware(request_response(handler), BODY_LIMIT)
+        async def registration(request: Request) -> Response:
+            return await self.register(request, register)
+
+        def posted(handler: Callable[[Request], Any], limit: int = BODY_LIMIT) -> ASGIApp:
+            limited = RequestBodyLimitMiddleware(shielded(request_response(handler)), limit)
             return _cors(limited, ["POST", "OPTIONS"])
 
         def document(handler: Callable[[Request], Any]) -> ASGIApp:
@@ -416,10 +322,11 @@ class OAuthServer:
             Route(AUTHORIZATION_SERVER, document(self.authorization_server), methods=get),
             Route(AUTHORIZATION_SERVER + RESOURCE_PATH, document(self.authorization_server),
                   methods=get),
-            Route("/authorize", RequestBodyLimitMiddleware(request_response(self.authorize),
-                                                           BODY_LIMIT), methods=["GET", "POST"]),
+            Route("/authorize", RequestBodyLimitMiddleware(
+                shielded(request_response(self.authorize), html=True), BODY_LIMIT),
+                methods=["GET", "POST"]),
             Route("/token", posted(token.handle), methods=["POST", "OPTIONS"]),
-            Route("/register", posted(register.handle), methods=["POST", "OPTIONS"]),
+            Route("/register", posted(registration), methods=["POST", "OPTIONS"]),
             Route("/revoke", posted(revoke), methods=["POST", "OPTIONS"]),
         ]
 
@@ -445,6 +352,24 @@ class OAuthServer:
         metadata.revocation_endpoint_auth_methods_supported = methods
         metadata.scopes_supported = [SCOPE]
         return _document(metadata.model_dump(mode="json", exclude_none=True))
+
+    # ---- registration -----------------------------------------------------------------------
+
+    async def register(self, request: Request, handler: RegistrationHandler) -> Response:
+        """RFC 7591, bounded: the rate per address and in all (429 with `Retry-After`), then
+        the size and shape of the request (400 invalid_client_metadata), then the SDK."""
+        wait = self.register_rate.take(client_key(request.scope))
+        if wait:
+            return _too_many(wait, "client registrations from this address")
+        wait = self.register_total.take("*")
+        if wait:
+            return _too_many(wait, "client registrations")
+        problem = registration_problem(await request.body())
+        if problem:
+            return JSONResponse({"error": "invalid_client_metadata",
+                                 "error_description": problem + ". Nothing was registered."},
+                                status_code=400, headers={"Cache-Control": "no-store"})
+        return await handler.handle(request)  # the body is cached on the request
 
     # ---- revocation -------------------------------------------------------------------------
 
@@ -505,10 +430,11 @@ class OAuthServer:
         scopes = (values.get("scope") or client.scope or SCOPE).split()
         carried = {key: values[key] for key in oauth_pages.CARRIED if key in values}
 
-        def page(wrong_token: bool = False) -> Response:
+        def page(wrong_token: bool = False, locked: float = 0.0) -> Response:
             return oauth_pages.consent_page(
                 client_name=client.client_name, redirect_host=urlsplit(redirect).netloc,
-                scopes=scopes, carried=carried, wrong_token=wrong_token)
+                scopes=scopes, carried=carried, wrong_token=wrong_token,
+                locked_seconds=int(retry_after(locked)) if locked else 0)
 
         if request.method == "GET":
             return page()
@@ -516,7 +442,15 @@ class OAuthServer:
             return refuse("access_denied", "the owner declined")
         given = values.get("instance_token", "").strip().encode("utf-8")
         if not hmac.compare_digest(given, self.instance_token.encode("utf-8")):
-            return page(wrong_token=True)
+            key = client_key(request.scope)
+            if not given:  # an empty submission is no guess
+                return page(wrong_token=True, locked=self.consent_throttle.locked(key))
+            locked, started = self.consent_throttle.fail(key)
+            if started:
+                print(f"jamgate: {self.consent_throttle.free} wrong instance tokens on the "
+                      f"consent page from {key}: its wrong tokens get 429 for "
+                      f"{retry_after(locked)} s (doubling on).", file=sys.stderr)
+            return page(wrong_token=True, locked=locked)
         code = await anyio.to_thread.run_sync(
             self.provider.issue_code, client_id, redirect, "redirect_uri" in values, challenge,
             scopes, values.get("resource"))

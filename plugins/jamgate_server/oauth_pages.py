@@ -21,6 +21,8 @@ HEADERS = {
 CARRIED = ("client_id", "redirect_uri", "response_type", "code_challenge",
            "code_challenge_method", "state", "scope", "resource")
 WRONG_TOKEN = "That token didn't match. Check your JAMGATE_TOKEN and try again."
+LOCKED = ("Too many wrong tokens from your address: wait {seconds} s before the next try "
+          "(the right token is always accepted).")
 
 _STYLE = """
 body{font:16px/1.5 system-ui,sans-serif;max-width:30rem;margin:3rem auto;padding:0 1rem;
@@ -51,14 +53,17 @@ def error_page(title: str, message: str, status: int = 400) -> HTMLResponse:
 
 
 def consent_page(*, client_name: str | None, redirect_host: str, scopes: list[str],
-                 carried: dict[str, str], wrong_token: bool = False) -> HTMLResponse:
-    """Ask the owner for the instance token once, to let a client in."""
+                 carried: dict[str, str], wrong_token: bool = False,
+                 locked_seconds: int = 0) -> HTMLResponse:
+    """Ask the owner for the instance token once, to let a client in. After too many wrong
+    tokens from one address (`locked_seconds`), the page says how long to wait (429)."""
     name = escape(client_name or "An application")
     hidden = "".join(
         f'<input type=hidden name="{escape(key)}" value="{escape(value)}">'
         for key, value in carried.items()
     )
-    banner = f'<p class=banner role=alert>{escape(WRONG_TOKEN)}</p>' if wrong_token else ""
+    notice = LOCKED.format(seconds=locked_seconds) if locked_seconds else WRONG_TOKEN
+    banner = f'<p class=banner role=alert>{escape(notice)}</p>' if wrong_token else ""
     body = (
         "<h1>Jamgate</h1>"
         "<p>This is your Jamgate instance — your shared, cross-agent memory.</p>"
@@ -76,4 +81,8 @@ def consent_page(*, client_name: str | None, redirect_host: str, scopes: list[st
         "<button type=submit name=decision value=deny>Deny</button>"
         "</form>"
     )
-    return _page("Jamgate: connect an application", body, 401 if wrong_token else 200)
+    response = _page("Jamgate: connect an application", body, 401 if wrong_token else 200)
+    if locked_seconds:
+        response.status_code = 429
+        response.headers["Retry-After"] = str(locked_seconds)
+    return response

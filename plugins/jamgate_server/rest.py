@@ -26,6 +26,7 @@ from pydantic import (
     model_validator,
 )
 from pydantic.json_schema import models_json_schema
+from pydantic_core import from_json
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -119,6 +120,15 @@ def client_of(request: Request) -> ClientInfo | None:
     return ClientInfo(name=name.strip()[:100], version=version.strip()[:100] or None)
 
 
+def parse_body(raw: bytes) -> Any:
+    """A JSON body, parsed as the MCP transport parses one: strict UTF-8 and no lone
+    surrogates, nesting at most 200 deep. InvalidArgument (a 400) for anything else."""
+    try:
+        return from_json(raw)
+    except ValueError as exc:
+        raise InvalidArgument(f"the request body is not valid JSON ({exc}).") from None
+
+
 def _strict_save(body: dict[str, Any]) -> None:
     try:
         SaveBody.model_validate(body)
@@ -172,9 +182,9 @@ class RestApi:
     async def save(self, request: Request) -> Response:
         raw = await request.body()
         try:
-            body = json.loads(raw)
-        except (ValueError, UnicodeDecodeError):
-            return error(400, "parse_error", "the request body is not valid JSON.")
+            body = parse_body(raw)
+        except InvalidArgument as exc:
+            return error(400, "parse_error", str(exc))
         if not isinstance(body, dict):
             return error(400, "invalid_request",
                          'the body must be a JSON object such as {"text": "Jam lives in Athens"}.')

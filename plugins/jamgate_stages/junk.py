@@ -3,9 +3,17 @@
 - `junk.placeholder`: unfilled template slots (`{{user_name}}`, `<name>`, `[INSERT FOOD]`,
   `${VAR}`), lorem ipsum, or nothing but test words ("foo bar", "testing testing").
 - `junk.fragment`: fewer than two distinct meaningful words (filler, single Latin letters and
-  bare numbers do not count).
+  bare numbers do not count), unless it is a short claim about someone: a pronoun or copula
+  and one word ("I'm vegan", "Is vegetarian", "I was born in 1991", D-121). A passing state
+  ("I'm hungry") stays a fragment.
 - `junk.question`: the whole text asks rather than states, in any of a dozen languages. A
   `type` never exempts a question.
+- `junk.one_off`: a request for this turn only (D-120): a one-off marker ("just this once",
+  "for this answer", "diesmal", "cette fois", "esta vez", "bu seferlik", "αυτή τη φορά",
+  "这次", "今回だけ"), or, without a standing word ("always", "immer", "siempre", "πάντα",
+  "每次", "いつも" …), an imperative task ("translate", "übersetze", "traduis", "μετάφρασε"…)
+  on something in this conversation ("this PDF", "the next paragraph", "diesen Artikel",
+  "この", "这段"), on a new artifact ("write a regex") or for now ("… now", "tonight").
 - `junk.transient`: present-moment state ("right now", live weather) saved without a `type`.
   Preferences about weather ("prefers cold weather", "runs when it's sunny") are durable.
 """
@@ -119,6 +127,197 @@ _NOW_WORDS = re.compile(
 )
 
 
+# One-off markers: the request is for this turn only.
+_ONE_OFF = re.compile(
+    r"\b(?:just|only)\s+(?:for\s+)?this\s+(?:once|time)\b|\bthis (?:one )?time only\b|"
+    r"\b(?:for|in) (?:this|the next|your next) (?:answer|reply|response|message|question|task|"
+    r"request|turn|one|chat|conversation|session|test|run)(?: only)?\b|\bonly for this\b|"
+    r"\bthis time(?! (?:of|zone|last|around))\b|\bexception(?:ally)? this time\b|"
+    r"\b(?:nur\s+)?(?:diesmal|dieses (?:eine )?mal|für diese (?:antwort|nachricht|anfrage))\b|"
+    r"\bausnahmsweise\b|"
+    r"\b(?:juste |seulement |rien que )?(?:pour )?cette fois\b|\bpour cette (?:réponse|fois)\b|"
+    r"\bexceptionnellement\b|"
+    r"\b(?:s[óo]lo |por |solamente )?esta vez\b|\bpara esta respuesta\b|\bexcepcionalmente\b|"
+    r"\b(?:solo )?(?:per )?questa volta\b|\bstavolta\b|\bper questa risposta\b|"
+    r"\beccezionalmente\b|"
+    r"\b(?:s[óo] |somente |apenas )?(?:desta|dessa|esta|essa) vez\b|\bpara esta resposta\b|"
+    r"\bbu sefer(?:lik|ine mahsus)?\b|\bbu kez(?:lik)?\b|\bsadece bu (?:cevap|yanıt|soru)|"
+    r"(?<!\w)(?:μόνο )?αυτή τη φορά(?!\w)|(?<!\w)(?:μόνο )?για (?:αυτή|αυτήν) την απάντηση(?!\w)|"
+    r"\b(?:на|в) этот раз\b|\btym razem\b|\btentokrát\b|\b(?:voor )?deze keer\b|"
+    r"这次|這次|这一次|這一次|仅此一次|僅此一次|只此一次|这回|這回|今回だけ|今回は|今だけ|一度だけ|"
+    r"この回答(?:だけ|では)|이번만|이번에는",
+    re.IGNORECASE,
+)
+# Words of a standing instruction: a request with one of them holds beyond this turn.
+_STANDING = re.compile(
+    r"\b(?:always|never|every|each|whenever|from now on|going forward|in future|in the future|"
+    r"by default|default|all (?:my|our)|unless|"
+    r"immer|nie|niemals|jede[nmrs]?|ab jetzt|künftig|zukünftig|grundsätzlich|standardmäßig|"
+    r"toujours|jamais|chaque|désormais|à l['’]avenir|dorénavant|par défaut|"
+    r"siempre|nunca|cada|de ahora en adelante|en adelante|por defecto|"
+    r"sempre|mai|ogni|d['’]ora in poi|in futuro|"
+    r"daqui para frente|a partir de agora|por padrão|"
+    r"her (?:zaman|gün|seferinde|defasında)|hep|asla|daima|bundan sonra|"
+    r"всегда|никогда|каждый|впредь)\b|"
+    r"(?<!\w)(?:πάντα|ποτέ|κάθε|στο εξής|από εδώ και πέρα)(?!\w)|"
+    r"总是|總是|始终|始終|一律|永远|永遠|每次|以后|以後|今后|今後|默认|默認|一直|"
+    r"いつも|常に|必ず|毎回|これから|ずっと|항상|앞으로|매번",
+    re.IGNORECASE,
+)
+# Imperative task verbs that open a request, per language (en de fr es it pt el ru).
+_TASK = (
+    r"summari[sz]e|translate|explain|rewrite|rephrase|reword|review|proofread|fix|correct|draft|"
+    r"write|generate|create|make|give|show|list|convert|read|check|open|run|rename|refactor|"
+    r"compose|reply|answer|tell|walk|help|format|shorten|expand|describe|compare|calculate|"
+    r"compute|find|look|search|analy[sz]e|debug|edit|clean|polish|simplify|outline|brainstorm|"
+    r"suggest|recommend|prepare|send|book|merge|deploy|push|sort|count|extract|"
+    r"fass|fasse|übersetz|übersetze|erklär|erkläre|schreib|schreibe|formulier|formuliere|"
+    r"korrigier|korrigiere|prüf|prüfe|überprüf|überprüfe|lies|mach|mache|gib|zeig|zeige|"
+    r"erstell|erstelle|generier|generiere|beantworte|antworte|hilf|entwirf|verfass|verfasse|kürz|"
+    r"kürze|"
+    r"résume|résumez|traduis|traduisez|explique|expliquez|rédige|rédigez|écris|écrivez|relis|"
+    r"relisez|corrige|corrigez|fais|faites|donne|donnez|montre|montrez|génère|générez|crée|"
+    r"créez|vérifie|vérifiez|reformule|reformulez|réponds|répondez|aide|propose|prépare|analyse|"
+    r"raccourcis|"
+    r"resume|resumí|resúme\w*|traduce|traducí|tradúce\w*|explica|explicá|explíca\w*|"
+    r"explica\w*|escribe|escribí|escríbe\w*|redacta|redactá|revisa|revisá|corregí|haz|hacé|"
+    r"hazme|dame|muestra|mostrá|genera|generá|crea|creá|responde|respondé|respónde\w*|prepara|"
+    r"analiza|ayúdame|ayudame|arma|armá|"
+    r"riassumi|traduci|spiega|spiegami|scrivi|scrivimi|correggi|rivedi|rileggi|fai|fammi|dammi|"
+    r"mostra|mostrami|crea|rispondi|analizza|aiutami|controlla|riscrivi|"
+    r"resuma|traduz|traduza|explique|escreve|escreva|corrija|faz|faça|dá-me|mostre|gera|gere|"
+    r"cria|crie|revise|responda|analisa|analise|reescreve|reescreva|"
+    r"μετάφρασε|εξήγησε|εξήγησέ|γράψε|γράψτε|συνόψισε|σύνοψισε|διόρθωσε|φτιάξε|δώσε|δείξε|"
+    r"απάντησε|κάνε|έλεγξε|ετοίμασε|ξαναγράψε|βοήθησέ|"
+    r"переведи|объясни|напиши|сделай|дай|покажи|исправь|проверь|перескажи|сократи|ответь|"
+    r"составь|подготовь|найди|помоги"
+)
+# What may come before the verb: politeness, "now", an address.
+_LEAD = (
+    r"(?:(?:please|pls|ok|okay|so|now|also|quickly|just|bitte|jetzt|mal|"
+    r"s['’]il te plaît|s['’]il vous plaît|maintenant|por favor|ahora|agora|per favore|ora|adesso|"
+    r"lütfen|şimdi|παρακαλώ|τώρα|пожалуйста|сейчас)[\s,]+)*"
+)
+_IMPERATIVE = re.compile(rf"^{_LEAD}(?:{_TASK})(?:[-’']\w+)?\b", re.IGNORECASE)
+# Something of this conversation: "this PDF", "the next paragraph", "diesen Artikel", "ce mail".
+_DEICTIC = re.compile(
+    r"\b(?:this|these|the (?:next|following|attached|above|below|previous|last|"
+    r"latest|current)|my (?:last|previous|latest) (?:message|email|mail|reply))\s+(\w+)|"
+    r"\b(?:dies|diese|diesen|dieser|dieses|diesem|das|den|die) (?:nächsten?|folgenden?|obigen?|"
+    r"angehängten?|letzten?)\s+(\w+)|\b(?:dies|diese|diesen|dieser|dieses|diesem)\s+(\w+)|"
+    r"\b(?:ce|cet|cette|ces|le prochain|la prochaine|le paragraphe suivant)\s+(\w+)|"
+    r"\b(?:este|esta|estos|estas|ese|esa|esos|esas|el siguiente|la siguiente)\s+(\w+)|"
+    r"\b(?:questo|questa|questi|queste|quel|quella|il prossimo|la prossima)\s+(\w+)|"
+    r"\b(?:este|esta|esse|essa|isto|isso|o próximo|a próxima)\s+(\w+)|"
+    r"\b(?:bu|şu|bunu|şunu|bunları)\s+(\w+)|"
+    r"(?<!\w)(?:αυτό|αυτή|αυτόν|αυτά|αυτές|αυτούς|το παρακάτω|την παρακάτω|το επόμενο|"
+    r"την επόμενη)(?:\s+(?:το|τη|την|τα|τις|τους|τον|ο|η))?\s+(\w+)|"
+    r"\b(?:этот|эту|это|эти|этого|следующий|следующую)\s+(\w+)",
+    re.IGNORECASE,
+)
+# Things that outlive the conversation: "this repo" names a project, not a request's object.
+_DURABLE_OBJECTS = wordset(
+    """repo repos repository repositories project projects codebase monorepo team company app
+    service services workspace org organization organisation product site website server
+    cluster database library package family household user account
+    projekt projekte team firma unternehmen projet équipe entreprise proyecto equipo empresa
+    progetto squadra azienda projeto equipe έργο ομάδα εταιρεία proje ekip şirket проект
+    команда компания"""
+)
+# A new artifact: "write a regex", "give me five ideas", "rédige-moi une réponse".
+_ARTIFACT = re.compile(
+    rf"^{_LEAD}(?:{_TASK})(?:[-’']\w+)?\s+(?:(?:me|mir|moi|me|mi|για μένα)\s+)?"
+    r"(?:a|an|some|two|three|four|five|six|ten|quick|ein|eine|einen|un|une|uno|una|um|uma)\b",
+    re.IGNORECASE,
+)
+# Words of a standing format ("give me a summary first"): an artifact of every answer.
+_STYLE = re.compile(
+    r"\b(?:first|then|at the (?:start|end|top|bottom|beginning)|before|after|instead|"
+    r"rather than|for (?:long|short)|in every)\b",
+    re.IGNORECASE,
+)
+_TR_DURABLE = ("proje", "repo", "depo", "ekip", "şirket", "kod taban")
+# The moment of the request: "… now", "… tonight", "so far".
+_NOW_REQUEST = re.compile(
+    r"\b(?:now|right away|asap|today|tonight|tomorrow|yesterday|so far|jetzt|sofort|heute|"
+    r"morgen|maintenant|aujourd['’]hui|demain|ce soir|ahora|hoy|mañana|esta noche|adesso|oggi|"
+    r"domani|stasera|agora|hoje|amanhã|şimdi|bugün|yarın|teraz|сейчас|сегодня|завтра)\b|"
+    r"(?<!\w)(?:τώρα|σήμερα|αύριο|απόψε)(?!\w)",
+    re.IGNORECASE,
+)
+# Turkish puts the imperative last; Chinese, Japanese and Korean mark a request at either end.
+_TR_REQUEST = re.compile(
+    r"\b(?:bu|şu|bunu|şunu|bunları)\s+(\w+).*\b(?:çevir|yaz|anlat|açıkla|özetle|düzelt|ver|göster|"
+    r"hazırla|oluştur|incele|oku|bul|hesapla|kontrol et|gözden geçir)(?:in|iniz|ir misin)?\W*$",
+    re.IGNORECASE,
+)
+_CJK_REQUEST = re.compile(
+    r"^(?:请|請|帮我|幫我|给我|給我|替我)(?:帮我|幫我)?(?:把)?.{0,4}?(?:这|這|此|下面|以下)|"
+    r"^.{0,8}?(?:この|その|これを|それを|以下の|下の).*(?:して|て|ください|下さい|くれ|ほしい|"
+    r"お願い)\W*$|"
+    r"(?:^|\s)(?:이|그|이거|이것|이번)\s.*(?:줘|주세요|해줘|해 줘)\W*$",
+)
+
+
+def is_one_off(text: str) -> bool:
+    """A request for this turn only, not a standing preference (see the module docstring)."""
+    stripped = text.strip()
+    if _ONE_OFF.search(stripped):
+        return True
+    if _STANDING.search(stripped):
+        return False
+    turkish = _TR_REQUEST.search(stripped)
+    if turkish and not turkish.group(1).lower().startswith(_TR_DURABLE):
+        return True
+    if _CJK_REQUEST.search(stripped):
+        return True
+    if not _IMPERATIVE.match(stripped):
+        return False
+    if _NOW_REQUEST.search(stripped) or (
+        _ARTIFACT.match(stripped) and not _STYLE.search(stripped)
+    ):
+        return True
+    for match in _DEICTIC.finditer(stripped):
+        noun = next((g for g in match.groups() if g), "").lower()
+        if noun and noun not in _DURABLE_OBJECTS:
+            return True
+    return False
+
+
+# A short claim: a pronoun or copula before its one word ("I'm vegan", "Is vegetarian").
+_CLAIM_OPENING = re.compile(
+    r"^(?:(?:i|we|he|she|they|(?:the )?user)(?:['’](?:m|re|s|ve|d)\b|\s+(?:am|is|are|was|were|"
+    r"have|has|had)\b)|(?:is|am|was|has|have)\b|ich\b|bin\b|je\b|j['’]|soy\b|estoy\b|tengo\b|"
+    r"sono\b|ho\b|sou\b|estou\b|tenho\b|είμαι|έχω|εγώ)",
+    re.IGNORECASE,
+)
+_CLAIM_WORDS = wordset(
+    """i m re s ve d am is are was were have has had we he she they user the ich bin je j suis ai
+    soy estoy tengo sono ho sou estou tenho είμαι έχω εγώ"""
+)
+# Passing states: "I'm hungry" is not a lasting fact, however short.
+_STATES = wordset(
+    """hungry thirsty tired sleepy bored busy fine ok okay good great sad happy stressed
+    exhausted cold hot late back here done ready sick ill angry upset excited nervous free
+    away off home müde hungrig krank fatigué fatiguée malade cansado cansada enfermo enferma
+    stanco stanca κουρασμένος κουρασμένη"""
+)
+
+
+def is_short_claim(text: str) -> bool:
+    """A pronoun or copula and one more word: a short claim, not a fragment."""
+    stripped = text.strip()
+    if not _CLAIM_OPENING.match(stripped):
+        return False
+    rest = {t for t in tokens(stripped) if t not in _CLAIM_WORDS}
+    content = {t for t in rest if t not in FILLER and t not in PLACEHOLDERS}
+    if content & _STATES:
+        return False
+    return any(t.isalpha() and len(t) > 1 for t in content) or any(
+        t.isdigit() and len(t) >= 2 for t in content
+    )
+
+
 def _first_word(text: str) -> str:
     found = tokens(text.lstrip("¿¡\"'([«“ "))
     return found[0] if found else ""
@@ -199,12 +398,14 @@ def word_count(text: str) -> int:
 
 
 class JunkStage(BaseStage):
-    """Refuses fragments, placeholders, questions and untyped transient notes."""
+    """Refuses fragments, placeholders, questions, one-off requests and untyped transient
+    notes."""
 
     name = "junk"
 
     class Options(BaseModel):
         questions: bool = True
+        one_off: bool = True
         transient: bool = True
 
 
@@ -223,6 +424,14 @@ class JunkStage(BaseStage):
                 "Rejected: this is a question, not a fact. Questions ask memory; they are not "
                 "memory. If the ANSWER is worth remembering, save the answer as a statement.",
             )
+        if self.options.one_off and is_one_off(text):
+            return StageResult.reject(
+                "junk.one_off",
+                "Rejected: a request for this turn only (\"just this once\", \"translate this\"), "
+                "not a standing preference. Do what it asks now and save nothing; it never "
+                "replaces a standing preference. If the user wants it every time, save the "
+                "standing rule, e.g. \"Always answer in bullet points\".",
+            )
         if self.options.transient and candidate.type is None and is_transient(text):
             return StageResult.reject(
                 "junk.transient",
@@ -230,7 +439,7 @@ class JunkStage(BaseStage):
                 "fact. If it is worth keeping for a few hours, save it again with type "
                 "\"state\" so it expires on its own; otherwise it does not belong in memory.",
             )
-        if word_count(text) < 2:
+        if word_count(text) < 2 and not is_short_claim(text):
             return StageResult.reject(
                 "junk.fragment",
                 "Rejected: not a statement. A memory needs at least two meaningful words making "

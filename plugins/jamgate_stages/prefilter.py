@@ -1,9 +1,11 @@
 """Prefilter: the cheapest refusals, on the text alone (length, then pleasantries).
 
-Lengths are counted in Unicode code points. A pleasantry is a text made only of greetings,
-thanks and acknowledgements in any order and punctuation ("Hey, good morning!", "thanks!!",
-"That's noted.", "Merci beaucoup !"), optionally addressed to the agent ("Hi Claude!"), or a
-text of emoji alone. A pleasantry followed by a fact ("thanks — I moved to Berlin") passes.
+Lengths are counted in Unicode code points; a first-person claim written in Chinese or Japanese
+characters ("我吃素", I'm vegetarian) is kept from three (D-121). A pleasantry is a text made
+only of greetings, thanks and acknowledgements in any order and punctuation ("Hey, good
+morning!", "thanks!!", "That's noted.", "Merci beaucoup !"), optionally addressed to the agent
+("Hi Claude!"), or a text of emoji alone. A pleasantry followed by a fact ("thanks — I moved
+to Berlin") passes.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import unicodedata
 from pydantic import BaseModel, Field
 
 from jamgate_core import BaseStage, Candidate, StageContext, StageResult
-from jamgate_stages._text import tokens, wordset
+from jamgate_stages._text import is_cjk, tokens, wordset
 
 # Whole phrases, matched as token sequences (so "that's noted" is ["that", "s", "noted"]).
 _PHRASES: tuple[str, ...] = (
@@ -65,6 +67,18 @@ _MAX_PLEASANTRY_TOKENS = 12
 _EMOJI_CATEGORIES = frozenset({"So", "Sk", "Cf", "Mn", "Me", "Zs", "Po", "Pd", "Ps", "Pe"})
 
 
+# "I" in Chinese and Japanese: three characters after it make a claim ("我吃素", "私は猫").
+_CJK_SELF = frozenset("我私僕俺")
+_CJK_CLAIM_LENGTH = 3
+
+
+def is_short_cjk_claim(text: str) -> bool:
+    """A first-person claim in Han or kana, too short for the length rule but a fact."""
+    stripped = text.strip().rstrip("。.！!")
+    return (len(stripped) >= _CJK_CLAIM_LENGTH and stripped[0] in _CJK_SELF
+            and all(is_cjk(char) for char in stripped))
+
+
 def is_pleasantry(text: str) -> bool:
     """Greetings, thanks and acknowledgements only (any order), or emoji only."""
     words = tokens(text)
@@ -113,7 +127,7 @@ class PrefilterStage(BaseStage):
 
     def evaluate(self, candidate: Candidate, ctx: StageContext) -> StageResult:
         length = len(candidate.text)
-        if length < self.options.min_length:
+        if length < self.options.min_length and not is_short_cjk_claim(candidate.text):
             return StageResult.reject(
                 "prefilter.too_short",
                 f"Rejected: too short ({length} characters, minimum {self.options.min_length}). "

@@ -2,28 +2,38 @@
 
 A wrong subject retires a true memory; a missing one never does. So the stage declines (leaves
 no subject) on texts over 300 characters, on texts that match two topic rules, on negations
-("doesn't use Windows"), on non-Latin openings, and whenever it cannot tell whose fact it is.
-Rules, in order (on the lowercased text):
-1. The holder: the person (I, my, he, user, a subject-less verb), someone in their life
-   ("my sister", "Jam's dog"), a named person ("Caroline …", with `prefix_names`), or a thing
-   ("the office …"). Anyone but the person prefixes the subject: "my sister lives in Berlin" →
-   `sister-location`, so it never retires "I live in Athens".
-2. One keyword rule (location, operating-system, email, timezone, name, programming-language,
-   current-project); two or more ⇒ no subject.
+("doesn't use Windows"), on statements about a closed past ("I worked at Acme from 2019 to
+2023", `_time.is_past`, D-119), on scripts other than Latin and Greek, and whenever it cannot tell
+whose fact it is. Rules, in order:
+1. The holder (D-117): the person (I, my, he, user, "ich", "yo", "εγώ", a subject-less
+   verb), someone in their life ("my sister", "mi amiga Ana", "Jam's dog", "η αδερφή μου"), a
+   named person ("Caroline …", with `prefix_names`), or a thing ("the office …"). Anyone but
+   the person prefixes the subject with whose fact it is: "my friend Anna lives in Oslo" →
+   `friend-anna-location`, "Kenji lives in Tokyo" → `kenji-location`, so another person's
+   fact never retires the person's own or a third person's. Relations are named in English.
+2. One keyword rule (D-118: location, employer, operating-system, editor, email, timezone, name,
+   programming-language, current-project); two or more ⇒ no subject. Location and employer
+   read en, de, fr, es, it, pt and el, with the first-person updates ("I moved to Thessaloniki",
+   "I started working at Acme", "Ich arbeite jetzt bei …", "Me mudé a …"): an update verb
+   needs a name after it, so "moved to the backend team" is no new home.
 3. Otherwise the possessive/copula phrase of a single sentence ("my favorite color is blue" →
-   `favorite-color`); "X is called/named Y" → `x-name`; a lone relation ("my sister is a
-   doctor") ⇒ no subject.
+   `favorite-color`); "X is called/named Y" → `x-name`; a lone relation, named or not ("my
+   sister is a doctor", "my friend Anna is a nurse") ⇒ no subject.
 A caller-given subject is never changed.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
+from datetime import datetime
 
 from pydantic import BaseModel, Field
 
 from jamgate_core import BaseStage, Candidate, StageContext, StageResult, canonical_subject
-from jamgate_stages._text import sentences, wordset
+from jamgate_stages import _subject_words as lang
+from jamgate_stages._text import fold, sentences, wordset
+from jamgate_stages._time import is_past
 
 _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (name, re.compile(pattern, re.ASCII))
@@ -32,30 +42,29 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
                      r"\bbased (?:in|out of)\b|\blocated (?:in|at)\b"),
         ("operating-system", r"\boperating system\b|\b(?:linux|macos|ubuntu|debian|fedora|"
                              r"archlinux|arch linux)\b|(?<!the )\bwindows\b"),
+        ("editor", r"\b(?:vim|neovim|nvim|emacs|vs ?code|vscode|sublime text|helix|intellij|"
+                   r"pycharm|webstorm)\b"),
         ("email", r"\be-?mail\b|[\w.+-]+@[\w-]+\.[\w.-]+"),
         ("timezone", r"\btime ?zone\b|\butc\s*[+\-\u2212]?\s*\d"),
         ("name", r"\bname is\b|\bcall me\b|\bgoes by\b|\bgo by\b|^(?:i'm|i am) called\b"),
         ("programming-language", r"\b(?:codes?|coding|programs|programming|develops)\s+in\b|"
-                                 r"\bprogramming language\b"),
+                                 r"\bprogramming language\b|\b(?:switched|moved|migrated)\s+"
+                                 r"(?:from\s+\S+\s+)?to\s+(?:python|rust|go|golang|java|kotlin|"
+                                 r"typescript|javascript|ruby|elixir|swift|haskell|scala|php)\b"),
         ("current-project", r"\bcurrent project\b|^(?:i'm|i am|i've been|we're|we are|"
                             r"(?:the )?user is|currently) (?:currently )?working on\b"),
     )
 )
-_RELATIONS: frozenset[str] = wordset(
-    """wife husband partner spouse boyfriend girlfriend fiance fiancee sister brother sibling
-    siblings mother mom mum father dad parents son daughter kid kids child children baby
-    grandmother grandfather grandma grandpa aunt uncle cousin niece nephew friend boss
-    manager colleague coworker roommate flatmate neighbor neighbour teammate landlord doctor
-    dentist therapist ex dog cat pet puppy kitten"""
+# Rules read on the text as written (any of the seven languages; some need a name after).
+_WORLD_RULES: tuple[tuple[str, lang.Rules], ...] = (
+    ("location", lang.LOCATION), ("employer", lang.EMPLOYER),
 )
 _ADJECTIVES = wordset(
-    """older younger little big best new old eldest youngest oldest twin late former"""
-)
-_SELF = wordset(
-    """i i'm im i've i'd me we we're user he she they he's she's"""
-)
-_POSSESSIVES = wordset(
-    """my our his her their your"""
+    """older younger little big best new old eldest youngest oldest twin late former große
+    kleine kleiner großer ältere ältester jüngere jüngster beste bester petit petite grand grande
+    aîné aînée cadet cadette meilleur meilleure mayor menor mejor pequeño pequeña minore maggiore
+    piccolo piccola migliore mais velho velha novo nova melhor caçula μικρή μικρός μικρότερη
+    μεγάλη μεγάλος μεγαλύτερη καλύτερη καλύτερος"""
 )
 _ARTICLES = wordset(
     """the a an this that"""
@@ -64,13 +73,14 @@ _LEADING_VERBS = wordset(
     """lives live living works work worked likes like loves love prefers prefer uses use codes
     code writes write is am was has have had speaks speak moved based located working
     building developing goes go enjoys enjoy hates hate wants want needs need owns own drives
-    drive plays play studied studies born"""
-)
+    drive plays play studied studies born started switched relocated"""
+) | lang.LEADING_VERBS
 _STOP = wordset(
     """a an and are as at be by for from has have in is it its of on or that the their this to
     was were with"""
 )
-_WORD = re.compile(r"[a-z0-9][a-z0-9'’-]*", re.ASCII)
+_TOKEN = re.compile(r"[^\W_][\w'’-]*")
+_ELIDED = re.compile(r"^(j|l|n|d|m|t|s|qu)['’](\w.*)$", re.IGNORECASE)
 _COPULA = re.compile(
     r"^(my|your|their|his|her|our|its|the|[a-z]+['’]s)\s+((?:[a-z]+\s+){0,2}?[a-z]+)"
     r"\s+(?:is|are|was|were)\s+(\w+)",
@@ -82,7 +92,9 @@ _OPENERS = wordset(
     """during after before when while since although though yesterday today tonight recently
     lately last next in on at for with as if because both all some every each most many one
     two there here it this these those what how why where who also then so but and or once
-    later earlier now currently usually sometimes often always never"""
+    later earlier usually sometimes often always never heute gestern damals dann während nach
+    vor als wenn aujourd'hui hier pendant après avant quand hoy ayer durante después antes
+    cuando oggi ieri dopo quando hoje ontem depois σήμερα χθες όταν μετά πριν κατά"""
 )
 # Words a subject phrase never contains.
 _FUNCTION = wordset(
@@ -90,10 +102,21 @@ _FUNCTION = wordset(
     who that where after before during since than then so very more most"""
 )
 _NAMING = frozenset({"called", "named"})
-_NEGATION = re.compile(r"\b(?:not|never|no|don't|doesn't|didn't|isn't|aren't|won't|nor)\b|n't\b")
-_CHANGE = re.compile(r"\bno longer\b|\bnot anymore\b|\banymore\b")
 
-Holder = tuple[str, str | None]  # ("self" | "other" | "unknown", prefix)
+Holder = tuple[str, str | None]  # ("self" | "other" | "thing" | "unknown", prefix)
+
+
+def _words(text: str) -> list[str]:
+    """Words as written, French elisions split off ("j'habite" → "j'", "habite")."""
+    out: list[str] = []
+    for word in _TOKEN.findall(text):
+        word = word.rstrip("'’-")
+        elided = _ELIDED.match(word)
+        if elided and not word.lower().endswith(("'s", "’s")):
+            out += [elided.group(1) + "'", elided.group(2)]
+        elif word:
+            out.append(word)
+    return out
 
 
 def _possessor(word: str) -> str | None:
@@ -102,44 +125,149 @@ def _possessor(word: str) -> str | None:
     return None
 
 
-def holder(lowered: str, prefix_names: bool = True) -> Holder:
+def _readable(text: str) -> bool:
+    """Latin or Greek at the opening: the scripts the holder rules read."""
+    first = next((c for c in text.lstrip() if c.isalpha()), "")
+    script = unicodedata.name(first, "")
+    return first.isascii() or script.startswith(("LATIN", "GREEK"))
+
+
+def _is_name(word: str) -> bool:
+    """A capitalised word that is not a verb or function word: a person's name."""
+    lowered = word.lower()
+    return (word[:1].isupper() and word.replace("-", "").isalpha() and lowered not in _STOP
+            and lowered not in _LEADING_VERBS and lowered not in lang.SELF
+            and lowered not in lang.NOW)
+
+
+def _relation_holder(words: list[str], at: int, owner: str | None) -> Holder | None:
+    """Someone in the person's life: the relation at `words[at]`, and the name after it."""
+    lowered = [w.lower() for w in words]
+    head = next((i for i in range(at, min(at + 3, len(words)))
+                 if lowered[i] not in _ADJECTIVES), None)
+    if head is None:
+        return None
+    relation = lang.RELATIONS.get(_possessor(lowered[head]) or lowered[head])
+    if relation is None:
+        return None
+    after = head + 1
+    if after + 1 < len(words) and lowered[after] in lang.GREEK_MY:
+        after += 2 if lowered[after + 1] in lang.GREEK_ARTICLES else 1
+    name = None
+    if after < len(words) and _is_name(_possessor(words[after]) or words[after]):
+        if _possessor(words[after]):
+            return "unknown", None  # "my friend Anna's husband": whose fact is unclear.
+        name = fold(words[after])
+    return "other", "-".join(p for p in (owner, relation, name) if p)
+
+
+def _named_opening(words: list[str], text: str) -> bool:
+    """Beyond ASCII, a name opens the text only when its verb or an apposition follows."""
+    follows = words[1].lower() if len(words) > 1 else ""
+    return _is_name(words[0]) and (follows in _LEADING_VERBS or "(" in text[:len(words[0]) + 3])
+
+
+def _owner_after(words: list[str], at: int) -> str | None:
+    """The owner named by "of" after a relation ("la mamma di Jam" → jam; the user → None)."""
+    if at + 1 < len(words) and words[at].lower() in lang.OF and _is_name(words[at + 1]):
+        owner = fold(words[at + 1])
+        return None if owner in ("nutzers", "benutzers", "user") else owner
+    return None
+
+
+def holder(text: str, prefix_names: bool = True) -> Holder:
     """Whose fact this is, and the prefix its subject takes."""
-    words = _WORD.findall(lowered[:120])
-    if not words or not lowered.lstrip()[:1].isascii():
+    if not _readable(text):
         return "unknown", None
-    first, rest = words[0], words[1:4]
-    if first == "the" and rest[:1] in (["user"], ["user's"]):
-        first, rest = rest[0], rest[1:]
+    words = _words(text[:120])
+    lowered_text = " ".join(words).lower()
+    for phrase in lang.USER_PHRASES:
+        spaced = re.sub("['’]", "' ", phrase)
+        if lowered_text.startswith(spaced + " ") and not phrase.startswith("the "):
+            words = ["user", *words[len(spaced.split()):]]
+            break
+    lowered = [w.lower() for w in words]
+    if not words:
+        return "unknown", None
+    if lowered[0] == "the" and lowered[1:2] in (["user"], ["user's"]):
+        words, lowered = words[1:], lowered[1:]
+    if lowered[0] in lang.POSSESSIVE_ARTICLES and lowered[1:2] and (
+        lowered[1] in lang.POSSESSIVES
+    ):
+        words, lowered = words[1:], lowered[1:]
+    if any(w.endswith(":") for w in text.split()[:3]):
+        return "unknown", None  # "Profile: …", "Nutzerprofil: …": a label, not a holder.
+    first = lowered[0]
     owner = _possessor(first)
-    if first in _POSSESSIVES or owner is not None:
-        head = next((w for w in rest if w not in _ADJECTIVES), "")
-        head = _possessor(head) or head
-        relation = head if head in _RELATIONS else None
-        named = owner if owner and owner != "user" and prefix_names else None
-        if relation:
-            return "other", "-".join(p for p in (named, relation) if p)
+    if first in lang.POSSESSIVES or owner is not None:
+        named = fold(owner) if owner and owner != "user" and prefix_names else None
+        found = _relation_holder(words, 1, named)
+        if found:
+            return found
         return ("other", named) if named else ("self", None)
-    if first in _SELF or first in _LEADING_VERBS:
+    if first in lang.GREEK_ARTICLES and len(words) > 1:
+        if lowered[1] in lang.RELATIONS:
+            return _relation_holder(words, 1, _owner_after(words, 2)) or ("unknown", None)
+        if lowered[1] in ("χρήστης", "χρήστρια"):
+            return "self", None
+        if _is_name(words[1]):
+            return ("other", fold(words[1])) if prefix_names else ("self", None)
+        return "thing", fold(words[1])
+    if first in lang.SELF or first in _LEADING_VERBS:
         return "self", None
-    if first in _OPENERS:
+    if first in lang.NOW and any(w in lang.SELF or w in _LEADING_VERBS for w in lowered[1:3]):
+        return "self", None
+    if first in _OPENERS or first in lang.NOW:
         return "unknown", None
+    if first in lang.ARTICLES and len(words) > 1 and first not in ("the", "a", "an"):
+        if lowered[1] in lang.RELATIONS:
+            return _relation_holder(words, 1, _owner_after(words, 2)) or ("unknown", None)
+        return "thing", fold(lowered[1])
     if first in _ARTICLES:
-        noun = next((w for w in rest if w not in _ADJECTIVES), None)
-        return ("other", noun) if noun else ("unknown", None)
-    return ("other", first) if prefix_names else ("self", None)
+        noun = next((w for w in lowered[1:4] if w not in _ADJECTIVES), None)
+        return ("thing", noun) if noun else ("unknown", None)
+    if not first.isascii() and not _named_opening(words, text):
+        return "unknown", None
+    return ("other", fold(first)) if prefix_names else ("self", None)
 
 
-def derive_subject(text: str, max_length: int = 300, prefix_names: bool = True) -> str | None:
+def _applies(pattern: re.Pattern[str], proper: bool | str, text: str) -> bool:
+    """Whether the rule matches; a `proper` rule needs a name after it (not a tool's), an
+    "org" rule a name or "a/an" and a workplace noun."""
+    for match in pattern.finditer(text):
+        if not proper:
+            return True
+        after = _words(text[match.end():match.end() + 60])
+        if proper == "org" and after[:1] in (["a"], ["an"]) and any(
+            w.lower() in lang.ORG_NOUNS for w in after[1:5]
+        ):
+            return True
+        named = [w for w in after if w.lower() not in lang.NAME_ARTICLES][:1]
+        if named and named[0][:1].isupper() and named[0].lower() not in lang.TECH:
+            return True
+    return False
+
+
+def derive_subject(text: str, max_length: int = 300, prefix_names: bool = True,
+                   now: datetime | None = None) -> str | None:
     """The subject a subject-less save gets, or None (see the module docstring)."""
     lowered = text.lower().strip()
     if len(lowered) > max_length:
         return None
-    if _NEGATION.search(lowered) and not _CHANGE.search(lowered):
+    if lang.NEGATION.search(lowered) and not lang.CHANGE.search(lowered):
         return None
-    kind, prefix = holder(lowered, prefix_names)
+    if is_past(text, now):
+        return None
+    kind, prefix = holder(text.strip(), prefix_names)
     if kind == "unknown":
         return None
-    matched = [name for name, pattern in _RULES if pattern.search(lowered)]
+    matched = list(dict.fromkeys(
+        [name for name, pattern in _RULES if pattern.search(lowered)]
+        + [name for name, rules in _WORLD_RULES
+           if any(_applies(pattern, proper, text) for pattern, proper in rules)]
+    ))
+    if kind == "thing" and "employer" in matched:
+        return None  # "That works for me": a thing has no employer.
     single = len(sentences(text)) == 1 and len(lowered.split()) <= _MAX_COPULA_WORDS
     copula = _COPULA.search(lowered) if single else None
     if len(matched) >= 2:
@@ -167,8 +295,8 @@ def _copula_subject(match: re.Match[str], prefix_names: bool, naming: bool) -> s
         return None
     if not kept or len(kept) > 3 or (len(kept) == 1 and len(kept[0]) < 3):
         return None
-    if kept[-1] in _RELATIONS and not naming:
-        return None  # "my sister is a doctor": which attribute of the sister is unknown.
+    if not naming and any(w in lang.RELATIONS for w in kept[-2:]):
+        return None  # "my sister (Leda) is a doctor": which attribute of her is unknown.
     owner = _possessor(determiner)
     parts = [owner] if owner and owner != "user" and prefix_names else []
     parts += kept
@@ -191,7 +319,7 @@ class SubjectStage(BaseStage):
         if candidate.subject_given or candidate.subject:
             return StageResult.passed()
         subject = derive_subject(candidate.text, self.options.max_length,
-                                 self.options.prefix_names)
+                                 self.options.prefix_names, ctx.now)
         if subject is None:
             return StageResult.passed()
         return StageResult.passed(updates={"subject": subject})

@@ -3,6 +3,8 @@
 A save on a subject that already has an active record:
 - from a less-trusted source than a live record there: `conflict`, handed back to the agent;
 - older (by event time) than the newest live record: stored as history, retiring nothing;
+- about a closed past ("I worked at Acme from 2019 to 2023", `_time.is_past`) while a live
+  record there speaks of the present: stored as history of it, retiring nothing (D-119);
 - otherwise: stored, and every active record on the subject is retired.
 Expired records never block; they are retired like any other.
 """
@@ -12,6 +14,7 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from jamgate_core import TRUST, BaseStage, Candidate, StageContext, StageResult
+from jamgate_stages._time import is_past
 
 
 class SupersedeStage(BaseStage):
@@ -42,6 +45,17 @@ class SupersedeStage(BaseStage):
                     f'source "{best.source}" or higher.'
                 ),
                 existing_id=best.id,
+            )
+        present = [record for record in live if not is_past(record.text, ctx.now)]
+        if present and is_past(candidate.text, ctx.now):
+            current = max(present, key=lambda record: record.created_at)
+            return StageResult(
+                store_as_history_of=current.id,
+                reason_code="supersede.past",
+                message=(
+                    f'Saved as history: this speaks of the past, and the memory on subject '
+                    f'"{candidate.subject}" that holds now ("{current.text}") stays current.'
+                ),
             )
         newer = [record for record in live if record.created_at > candidate.created_at]
         if newer:

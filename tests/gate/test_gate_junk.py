@@ -95,3 +95,49 @@ def test_questions_and_transient_rules_can_be_switched_off(judge: Any) -> None:
     stage = JunkStage(JunkStage.Options(questions=False, transient=False))
     assert judge(stage)("Where does Jam live?").decision is None
     assert judge(stage)("Jam is hungry right now.").decision is None
+
+
+@pytest.mark.parametrize("text", [
+    "Bu seferlik ayrıntılı anlat", "just this once, explain in detail",
+    "For this answer, use bullet points.", "Erklär mir das diesmal bitte ausführlich.",
+    "Pour cette réponse, utilise des puces.", "Solo esta vez, explícamelo con detalle.",
+    "Αυτή τη φορά απάντησε αναλυτικά.", "这次请详细解释一下。", "今回だけ詳しく説明してください。",
+    "Summarize this PDF for me.", "Translate the next paragraph into German.",
+    "Übersetze diesen Absatz ins Englische.", "Traduis ce paragraphe en anglais.",
+    "Resume este artículo en tres frases.", "Şu mesajı İngilizceye çevir.",
+    "Μετάφρασε αυτό το κείμενο στα αγγλικά.", "请把这段话翻译成英文。",
+    "このメールを英語に訳してください。",
+    "Give me a regex that matches Greek phone numbers.", "Run the migrations on staging now.",
+    "User asked to explain in detail just this once.",
+])
+def test_one_off_requests_are_refused_whatever_the_type(run: Any, text: str) -> None:
+    result = run(text, type="preference")
+    assert result.reason_code == "junk.one_off", text
+    assert "standing" in (result.message or "")
+
+
+@pytest.mark.parametrize("text", [
+    "Always keep your answers short.", "Use pnpm, never npm, in my repos.",
+    "Write commit messages that follow Conventional Commits.",
+    "Check this repo's CI config before pushing.", "Give me a short summary first, then details.",
+    "Antworte mir immer auf Deutsch.", "Réponds-moi toujours en français.",
+    "Να μου απαντάς πάντα στα ελληνικά.", "以后请一直用简体中文回答我。",
+    "いつも日本語で答えてください。",
+    "Bana her zaman Türkçe cevap ver.", "Bu projede testleri pytest ile yaz.",
+    "这个项目用 Go 写的。", "Format shopping lists as checkboxes.",
+])
+def test_standing_instructions_are_not_one_off(run: Any, text: str) -> None:
+    assert run(text, type="preference").decision is None, text
+
+
+@pytest.mark.parametrize("text", [
+    "I'm vegan", "I'm vegetarian.", "Ich bin Veganerin", "Soy celíaca", "Is vegetarian",
+    "I was born in 1991.", "I'm 34",
+])
+def test_short_first_person_claims_are_kept(run: Any, text: str) -> None:
+    assert run(text).decision is None, text
+
+
+@pytest.mark.parametrize("text", ["I'm hungry", "I test", "chicken", "User", "asdf", "test"])
+def test_short_non_claims_are_still_refused(run: Any, text: str) -> None:
+    assert run(text).reason_code in {"junk.fragment", "junk.placeholder"}, text

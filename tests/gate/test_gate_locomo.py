@@ -31,7 +31,8 @@ def test_locomo_observations_pass_and_never_share_a_derived_subject() -> None:
         sample["observation"])]
     assert len(texts) > 1000
     stages, ctx = stateless_stages(), offline_context()
-    outcomes = [run_case(GateCase(text=t, category="locomo", expect="pass", origin="LoCoMo"),
+    outcomes = [run_case(GateCase(text=t, category="locomo", expect="pass", origin="LoCoMo",
+                                  source="user-confirmed"),
                          stages, ctx) for t in texts]
     refused = [(o.case.text, o.reason_code) for o in outcomes if o.decision == "reject"]
     assert len(refused) <= len(texts) // 100, refused[:10]

@@ -22,8 +22,17 @@ class Forbidden:
         raise AssertionError(f"a stateless stage touched {name!r}")
 
 
+class ForeignEmbedder(Forbidden):
+    """An embedder the classifier has no weights for (a remote one, say): its model id may be
+    read, nothing may be embedded."""
+
+    model_id = "some-remote-model"
+
+
 def test_no_stage_reads_the_view_or_embeds() -> None:
-    ctx = StageContext(view=Forbidden(), settings=Settings(), embedder=Forbidden(),  # type: ignore[arg-type]
+    """Only the classifier may embed, and only with the local model its weights were trained
+    on; credentials are refused before it runs."""
+    ctx = StageContext(view=Forbidden(), settings=Settings(), embedder=ForeignEmbedder(),  # type: ignore[arg-type]
                        now=utcnow())
     stages = stateless_stages()
     for case in load_corpus(CORPUS):

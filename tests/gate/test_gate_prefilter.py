@@ -68,3 +68,9 @@ def test_an_addressee_alone_is_not_a_pleasantry() -> None:
 def test_pleasantries_can_be_switched_off(judge: Any) -> None:
     stage = PrefilterStage(PrefilterStage.Options(pleasantries=False))
     assert judge(stage)("thanks!!").decision is None
+
+
+def test_a_three_character_cjk_first_person_claim_is_not_too_short(run: Any) -> None:
+    assert run("我吃素").decision is None  # I'm vegetarian
+    assert run("测试").reason_code == "prefilter.too_short"
+    assert run("ok").reason_code == "prefilter.too_short"

@@ -43,7 +43,7 @@ def test_derived_subjects(text: str, subject: str) -> None:
     "During her trip, Maria met a woman named Jean.",
     "Jon is learning new dance routines",
     "Ο Τζαμ μένει στην Αθήνα jam@example.org",  # non-Latin opening
-    "I moved to Berlin in May. The job is there.",  # copula only for one sentence
+    "My favourite colour is blue. It always was.",  # copula only for one sentence
 ])
 def test_declines(text: str) -> None:
     assert derive_subject(text) is None
@@ -68,3 +68,66 @@ def test_stage_updates_only_subjectless_saves(judge: Any) -> None:
     assert run("Jam went hiking").updates == {}
     short = judge(SubjectStage(SubjectStage.Options(max_length=10)))
     assert short("I live in Athens").updates == {}
+
+
+@pytest.mark.parametrize(("text", "subject"), [
+    # Whose fact it is (D-117): the person's own, or someone else's, named in the subject.
+    ("My friend Anna lives in Oslo", "friend-anna-location"),
+    ("My friend Bob lives in Lima", "friend-bob-location"),
+    ("my sister Leda lives in Lyon", "sister-leda-location"),
+    ("Kenji (my manager) lives in Tokyo", "kenji-location"),
+    ("Jam's mother lives in Athens", "jam-mother-location"),
+    ("Mi amiga Ana vive en Madrid", "friend-ana-location"),
+    ("Mon amie Anna habite à Oslo", "friend-anna-location"),
+    ("Meine Schwester Leda wohnt in Lyon", "sister-leda-location"),
+    ("La mia amica Anna vive a Oslo", "friend-anna-location"),
+    ("A minha irmã mora em Lisboa", "sister-location"),
+    ("Η αδερφή μου η Λήδα μένει στη Λυών", "sister-ληδα-location"),
+    ("Der Vater des Nutzers lebt in Linz", "father-location"),
+    ("La mamma di Jam vive a Roma", "jam-mother-location"),
+    # The person's own updates (D-118), in seven languages.
+    ("I moved to Thessaloniki in May", "location"),
+    ("I'm now based in Lisbon", "location"),
+    ("I now work at Initech", "employer"),
+    ("I started working at Acme", "employer"),
+    ("I work for a small startup", "employer"),
+    ("I switched to Fedora", "operating-system"),
+    ("I switched to Neovim", "editor"),
+    ("I moved to Rust", "programming-language"),
+    ("Ich bin nach Berlin gezogen", "location"),
+    ("Jetzt wohne ich in Berlin", "location"),
+    ("Ich arbeite jetzt bei Siemens", "employer"),
+    ("Ich wohne nicht mehr in Graz", "location"),
+    ("J'ai déménagé à Lyon en mai", "location"),
+    ("Je travaille maintenant chez Airbus", "employer"),
+    ("Me mudé a Valencia", "location"),
+    ("Empecé a trabajar en Globant", "employer"),
+    ("Mi sono trasferita a Milano", "location"),
+    ("Lavoro per Fiat", "employer"),
+    ("Me mudei para o Porto", "location"),
+    ("Trabalho na Google", "employer"),
+    ("Μετακόμισα στη Θεσσαλονίκη τον Μάιο", "location"),
+    ("Δουλεύω στην Intrakom", "employer"),
+    ("El usuario vive en Lima", "location"),
+    ("Ο χρήστης μένει στην Αθήνα", "location"),
+])
+def test_holders_and_updates(text: str, subject: str) -> None:
+    assert derive_subject(text) == subject
+
+
+@pytest.mark.parametrize("text", [
+    "My friend Anna is a nurse",  # a named relation alone: which attribute?
+    "My friend Anna's husband lives in Oslo",  # whose fact is unclear
+    "I moved to the backend team",  # an update verb needs a place's name
+    "That works for me",  # a thing has no employer
+    "Trabajo en un proyecto nuevo",  # "trabajo en" needs a workplace's name
+    "I worked at Acme from 2019 to 2023",  # the past (D-119)
+    "I used to live in Lima",
+    "Früher wohnte ich in Graz",
+    "Δούλευα στην Intrakom από το 2010 έως το 2015",
+    "Nutzerprofil: Lukas, 33, wohnt in Wien",  # a label, not a holder
+    "Μετάφρασε αυτό το email στα αγγλικά.",  # beyond ASCII a name needs its verb
+    "No vivo en Lima",
+])
+def test_declines_whose_fact_or_which_slot_is_unclear(text: str) -> None:
+    assert derive_subject(text) is None

@@ -76,7 +76,7 @@ EDGE_CASES: list[tuple[str, str | None]] = [
     ("jam likes snowing days", None),
     # Matched.
     ("jam lives in Athens. It's sunny.", "junk.transient"),
-    ("jam is tired today", None),
+    ("jam is tired today", "classifier.transient"),  # D-123: passing state without a state type
     ("jam is currently feeling tired", "junk.transient"),
     ("It is 25°C", "junk.transient"),
     ("It is 25 °C", "junk.transient"),

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from jamgate_adapters.stores._graphiti_groups import decode_group, encode_scope
 from jamgate_adapters.stores.graphiti import GraphitiStore
+from jamgate_adapters.stores.graphiti.groups import decode_group, encode_scope
 from jamgate_core.contracts import Preconditions, WritePlan
 from jamgate_core.testing import NOW, make_record
 

@@ -36,7 +36,7 @@ def _graphiti_search(store: GraphitiStore, scope: str, query: str, filters: Any)
         SearchConfig,
     )
 
-    from jamgate_adapters.stores._graphiti_runtime import make_clients
+    from jamgate_adapters.stores.graphiti.runtime import make_clients
 
     gid = store.group(scope)
 

@@ -23,7 +23,9 @@ import uvicorn
 
 from jamgate_core.app import App, open_app
 from jamgate_core.settings import load_settings
-from jamgate_server.http import build_http_app
+from jamgate_server.connections import ConnectionGuard
+from jamgate_server.http import build_http_app, uvicorn_config
+from jamgate_server.limits import HttpLimits
 
 PUBLIC_HOST = "memory.example.com"
 
@@ -36,6 +38,7 @@ class Running:
     token: str
     app: App
     port: int
+    guard: ConnectionGuard | None = None
 
     @property
     def mcp_url(self) -> str:
@@ -56,18 +59,20 @@ def free_socket() -> socket.socket:
     return sock
 
 
-def serve(home: Path, **settings: Any) -> Iterator[Running]:
-    """Start a server over a fresh home with these settings; stop it on exit."""
+def serve(home: Path, limits: HttpLimits | None = None, **settings: Any) -> Iterator[Running]:
+    """Start a server over a fresh home with these settings (and HTTP limits, the defaults
+    when not given); stop it on exit. It is served exactly as `jamgate serve --http` serves:
+    the connection guard, timeouts and proxy headers of `uvicorn_config`."""
     token = secrets.token_urlsafe(32)
     with pytest.MonkeyPatch.context() as patch:
         for name in [n for n in os.environ if n.startswith("JAMGATE_")]:
             patch.delenv(name)
         patch.setenv("JAMGATE_HOME", str(home))
         app = open_app(load_settings(token=token, embedder="none", **settings))
+        asgi = build_http_app(app, limits=limits or HttpLimits.load())
     sock = free_socket()
     port = sock.getsockname()[1]
-    config = uvicorn.Config(build_http_app(app), lifespan="on", log_level="warning",
-                            access_log=False, timeout_graceful_shutdown=2)
+    config = uvicorn_config(asgi, timeout_graceful_shutdown=2)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
@@ -77,7 +82,8 @@ def serve(home: Path, **settings: Any) -> Iterator[Running]:
             raise RuntimeError("the test server did not start")
         time.sleep(0.01)
     try:
-        yield Running(base=f"http://127.0.0.1:{port}", token=token, app=app, port=port)
+        yield Running(base=f"http://127.0.0.1:{port}", token=token, app=app, port=port,
+                      guard=config.connection_guard)
     finally:
         server.should_exit = True
         thread.join(timeout=10)

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import os
+import secrets
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx2
@@ -13,6 +15,7 @@ import pytest
 from live_server import free_socket
 
 from jamgate_core.app import open_app
+from jamgate_core.errors import ConfigError
 from jamgate_core.hookspecs import hookimpl
 from jamgate_core.settings import Settings, load_settings
 from jamgate_server import auth
@@ -69,9 +72,35 @@ def test_serve_http_refuses_to_start_without_a_token(capsys: pytest.CaptureFixtu
     assert "secrets.token_urlsafe(32)" in err
 
 
-def test_weak_token_warning() -> None:
-    assert auth.weak_token_warning("short") is not None
-    assert auth.weak_token_warning("x" * 32) is None
+@pytest.mark.parametrize("token", [
+    "abc", "short-token", "x" * 32, "abcabcabcabcabcabcabcabcabcabcabc", "0123456789" * 3,
+    "correcthorsebatterystaple", "a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d", secrets.token_urlsafe(15),
+])
+def test_weak_tokens_are_refused(token: str) -> None:
+    assert auth.token_weakness(token) is not None
+    with pytest.raises(ConfigError, match=r"(?s)too weak.*secrets\.token_urlsafe\(32\)"):
+        auth.require_token(Settings(token=token))
+
+
+@pytest.mark.parametrize("make", [
+    lambda: secrets.token_urlsafe(16), lambda: secrets.token_urlsafe(32),
+    lambda: secrets.token_hex(16), lambda: secrets.token_hex(32),
+])
+def test_random_tokens_of_128_bits_or_more_are_accepted(make: Callable[[], str]) -> None:
+    for _ in range(200):  # every draw, not a lucky one
+        token = make()
+        assert auth.token_weakness(token) is None, token
+        assert auth.require_token(Settings(token=token)) == token
+
+
+def test_cli_refuses_a_weak_token_and_says_how_to_make_one(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "jamgate_core.cli", "serve", "--http"],
+                          env=_env(tmp_path / "home", JAMGATE_TOKEN="abc"),
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert "too weak" in done.stderr and "128" in done.stderr
+    assert "secrets.token_urlsafe(32)" in done.stderr
+    assert not (tmp_path / "home" / "memory.db").exists()
 
 
 class HeaderKey:
@@ -84,7 +113,8 @@ class HeaderKey:
 
 @pytest.mark.anyio
 async def test_authenticate_hook_admits_its_principals() -> None:
-    with open_app(load_settings(store="memory", token="t" * 32)) as app:
+    token = secrets.token_urlsafe(32)
+    with open_app(load_settings(store="memory", token=token)) as app:
         app.pm.register(HeaderKey())
         transport = httpx2.ASGITransport(app=build_http_app(app))
         async with httpx2.AsyncClient(transport=transport,
@@ -94,7 +124,7 @@ async def test_authenticate_hook_admits_its_principals() -> None:
             assert (await http.get("/v1/memory",
                                    headers={"X-Api-Key": "let-me-in"})).status_code == 200
             assert (await http.get("/v1/memory", headers={
-                "Authorization": "Bearer " + "t" * 32})).status_code == 200
+                "Authorization": "Bearer " + token})).status_code == 200
 
 
 # ---- the real command ------------------------------------------------------------------------
@@ -119,9 +149,10 @@ def test_cli_serves_on_the_platform_port(tmp_path: Path) -> None:
     sock = free_socket()
     port = sock.getsockname()[1]
     sock.close()
+    token = secrets.token_urlsafe(32)
     process = subprocess.Popen(
         [sys.executable, "-m", "jamgate_core.cli", "serve"],
-        env=_env(tmp_path / "home", JAMGATE_HTTP="1", JAMGATE_TOKEN="k" * 32,
+        env=_env(tmp_path / "home", JAMGATE_HTTP="1", JAMGATE_TOKEN=token,
                  JAMGATE_PORT="1", PORT=str(port)),
         stderr=subprocess.PIPE, text=True,
     )
@@ -138,7 +169,7 @@ def test_cli_serves_on_the_platform_port(tmp_path: Path) -> None:
         assert health.json()["status"] == "ok"
         saved = httpx2.post(f"http://127.0.0.1:{port}/v1/memory",
                             json={"text": "Jam's spare key is with the neighbour"},
-                            headers={"Authorization": "Bearer " + "k" * 32}, timeout=10)
+                            headers={"Authorization": "Bearer " + token}, timeout=10)
         assert saved.status_code == 201
     finally:
         process.terminate()

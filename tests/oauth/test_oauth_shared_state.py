@@ -134,9 +134,8 @@ def test_the_auth_state_contract(state: Any) -> None:
     assert state.oauth_get("refresh", "k-refresh") is not None
 
 
-def test_sqlite_v2_store_migrates_to_v3_with_a_verified_backup(tmp_path: Path) -> None:
-    from jamgate_adapters.stores import _sqlite_schema as schema
-    from jamgate_adapters.stores.sqlite import SqliteStore
+def test_sqlite_v2_store_migrates_to_the_latest_with_a_verified_backup(tmp_path: Path) -> None:
+    from jamgate_adapters.stores.sqlite import SqliteStore, schema
     path = tmp_path / "memory.db"
     conn = sqlite3.connect(path, isolation_level=None)
     for step in (0, 1):
@@ -155,7 +154,7 @@ def test_sqlite_v2_store_migrates_to_v3_with_a_verified_backup(tmp_path: Path) -
     finally:
         store.close()
     with sqlite3.connect(path) as db:
-        assert db.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION == 3
+        assert db.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION == 4
 
 
 def test_stores_without_auth_state_are_refused_with_oauth_on() -> None:

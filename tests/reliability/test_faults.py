@@ -393,7 +393,7 @@ def test_a_store_that_hangs_times_out_with_a_clear_error(plugin_site: Path,
         kept = session.call("save_memory", {"text": "Jam collects vinyl records"})
         assert kept["structuredContent"]["decision"] == "saved"
         message = error_text(session.call("save_memory",
-                                          {"text": "Jam will hang the new painting"}))
+                                          {"text": "Jam likes to hang paintings"}))
         assert "remote://slow-test-store" in message and "0.5 s" in message, message
         assert "try again" in message
         # The server is not stuck behind the hung call, and what was stored is intact.

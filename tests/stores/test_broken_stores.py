@@ -7,16 +7,15 @@ from datetime import datetime
 
 import pytest
 
-from jamgate_adapters.stores._common import (
+from jamgate_adapters.stores.kit.lexical import lexical_score, query_terms
+from jamgate_adapters.stores.kit.paging import (
     check_preconditions,
     decode_cursor,
     encode_cursor,
-    lexical_score,
     listed,
     newest_first,
-    query_terms,
-    ranked,
 )
+from jamgate_adapters.stores.kit.ranking import ranked
 from jamgate_adapters.stores.memory import MemoryStore
 from jamgate_core.contracts import Preconditions, WritePlan
 from jamgate_core.models import MemoryRecord, Page

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from jamgate_adapters.stores._filelock import FileLock, is_stale, lock_path_for
 from jamgate_adapters.stores.file import FileStore
+from jamgate_adapters.stores.kit.locking import FileLock, is_stale, lock_path_for
 from jamgate_core.contracts import Preconditions, WritePlan
 from jamgate_core.errors import StoreUnavailable
 from jamgate_core.models import MemoryRecord, new_id, utcnow
@@ -120,7 +120,7 @@ def test_a_lock_left_by_a_killed_process_is_taken_at_once(tmp_path: Path) -> Non
     child = subprocess.Popen(
         [sys.executable, "-c", (
             "import sys, time; from pathlib import Path\n"
-            "from jamgate_adapters.stores._filelock import FileLock\n"
+            "from jamgate_adapters.stores.kit.locking import FileLock\n"
             "lock = FileLock(Path(sys.argv[1]), timeout=5); lock.__enter__()\n"
             "print('held', flush=True); time.sleep(60)\n"
         ), str(path)],

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from jamgate_adapters.stores._sqlite_schema import APPLICATION_ID, SCHEMA_VERSION, backup_path
 from jamgate_adapters.stores.sqlite import SqliteStore
+from jamgate_adapters.stores.sqlite.schema import APPLICATION_ID, SCHEMA_VERSION, backup_path
 from jamgate_core.errors import StoreCorrupt, StoreError, StoreTooNew, StoreUnavailable
 from jamgate_core.testing import NOW, insert, make_record
 
@@ -174,6 +174,53 @@ def test_migration_writes_a_verified_backup_first(tmp_path: Path) -> None:
     again = opened(tmp_path)
     assert again.last_backup is None
     again.close()
+
+
+def a_v3_store(home: Path, *texts: str) -> Path:
+    """A database as schema v3 left it: its keyword index over the raw text, tokenised (and
+    folded) by FTS5's unicode61 rather than by the gate's `jamgate_core.text.fold`."""
+    path = a_filled_store(home, *texts)
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("DROP TABLE records_fts")
+    conn.execute("CREATE VIRTUAL TABLE records_fts USING fts5(text, subject, grams, chars, "
+                 "tokenize = 'unicode61 remove_diacritics 2')")
+    conn.execute("INSERT INTO records_fts (rowid, text, subject, grams, chars) "
+                 "SELECT seq, text, '', '', '' FROM records")
+    conn.execute("PRAGMA user_version = 3")
+    conn.close()
+    return path
+
+
+def test_v4_rebuilds_the_keyword_index_on_the_gates_folding(tmp_path: Path) -> None:
+    path = a_v3_store(tmp_path, "Die Straße ist lang", "The ﬁle is in the ofﬁce")
+    old = opened_read_only(path)
+    assert old.execute("SELECT count(*) FROM records_fts WHERE records_fts MATCH 'strasse'"
+                       ).fetchone()[0] == 0  # what v3 could not find
+    old.close()
+    store = opened(tmp_path)
+    try:
+        backup = store.last_backup
+        assert backup is not None and backup.name.startswith("memory.db.backup-v3-")
+        copy = opened_read_only(backup)
+        assert copy.execute("PRAGMA user_version").fetchone()[0] == 3
+        copy.close()
+        ligature = "The ﬁle is in the ofﬁce"
+        for query, found in (("STRASSE", "Die Straße ist lang"), ("office", ligature),
+                             ("file", ligature)):
+            assert [r.text for r, _ in store.search("default", query, limit=5, type=None,
+                                                    now=NOW)] == [found], query
+        assert store.integrity_check() == []
+    finally:
+        store.close()
+    conn = opened_read_only(path)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
+    assert sorted(row[0] for row in conn.execute("SELECT text FROM records_fts")) == [
+        "die strasse ist lang", "the file is in the office"]
+    conn.close()
+
+
+def opened_read_only(path: Path) -> sqlite3.Connection:
+    return sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
 
 
 def test_migration_aborts_without_a_backup(tmp_path: Path) -> None:

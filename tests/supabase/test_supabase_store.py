@@ -16,9 +16,10 @@ import pytest
 from supabase_stack import Stack
 
 from jamgate_adapters.stores.supabase import SupabaseStore
+from jamgate_adapters.stores.supabase.store import SCHEMA_VERSION, terms_of
 from jamgate_core.contracts import AuthSecret, AuthState, Preconditions, WritePlan
-from jamgate_core.errors import PreconditionFailed
-from jamgate_core.testing import make_record
+from jamgate_core.errors import PreconditionFailed, StoreTooNew
+from jamgate_core.testing import NOW, insert, make_record
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -175,3 +176,56 @@ def test_benchmark_save_and_recall_through_postgrest(clean_stack: Stack, tmp_pat
         print(f"\nsupabase store through PostgREST: save {figures(saves)} ({stored} stored); "
               f"recall {figures(recalls)} (150 each, stack up in "
               f"{clean_stack.timings['stack']:.2f} s)")
+
+
+# --- the one folding of text (schema v2) -------------------------------------------------------
+
+SPELLINGS = [  # saved as written, found by the other spelling (tests/stores/test_one_folding.py)
+    ("Die Straße ist lang", "STRASSE"),
+    ("Ο ΔΡΟΜΟΣ ΕΙΝΑΙ ΣΤΕΝΟΣ", "δρόμος"),
+    ("The ﬁle lives in the ofﬁce", "office"),
+    ("İstanbul köprüleri", "istanbul"),
+    ("東京は時々雨が降ります", "時々"),
+]
+
+
+def test_each_spelling_finds_the_other(store: SupabaseStore) -> None:
+    for n, (text, query) in enumerate(SPELLINGS):
+        record = make_record(text, at=n, scope=f"spelling-{n}")
+        insert(store, record)
+        hits = store.search(record.scope, query, limit=3, type=None, now=NOW)
+        assert [r.id for r, _ in hits] == [record.id], (text, query)
+
+
+def test_a_v1_database_is_refolded_on_open(clean_stack: Stack) -> None:
+    options = SupabaseStore.Options(url=clean_stack.url, key=clean_stack.service_key)
+    first = SupabaseStore(options)
+    first.open()
+    records = [make_record(f"Die Straße Nummer {n}", at=n) for n in range(3)]
+    insert(first, *records)
+    first.close()
+    # as v1 left them: terms folded some other way (here: none a query finds)
+    clean_stack.psql("update jamgate_memories set terms = 'stale'; "
+                     "update jamgate_meta set value = '1' where key = 'schema_version';")
+    reopened = SupabaseStore(options)
+    reopened.open()
+    try:
+        assert clean_stack.psql("select value from jamgate_meta where key = 'schema_version'"
+                                ).strip() == str(SCHEMA_VERSION) == "2"
+        stored = clean_stack.psql("select text || '|' || terms from jamgate_memories")
+        assert sorted(stored.split("\n")[:-1]) == sorted(
+            f"{r.text}|{terms_of(r.text, r.subject)}" for r in records)
+        hits = reopened.search("default", "strasse", limit=5, type=None, now=NOW)
+        assert {r.id for r, _ in hits} == {r.id for r in records}
+    finally:
+        reopened.close()
+
+
+def test_a_newer_schema_is_refused(clean_stack: Stack) -> None:
+    clean_stack.psql("update jamgate_meta set value = '3' where key = 'schema_version';")
+    try:
+        with pytest.raises(StoreTooNew, match="schema v3"):
+            SupabaseStore(SupabaseStore.Options(url=clean_stack.url,
+                                                key=clean_stack.service_key)).open()
+    finally:
+        clean_stack.psql("update jamgate_meta set value = '2' where key = 'schema_version';")

@@ -19,8 +19,9 @@ from jamgate_core.stage import ConfiguredStage
 
 
 def gate_with(stage: NoShoutingStage) -> App:
-    """A started app on the in-process store, with `stage` after the built-in stages."""
-    app = App(Settings(store="memory"))
+    """A started app on the in-process store: the mandatory built-in stages, then `stage`
+    (so these tests see this stage's judgement, not the built-in classifier's)."""
+    app = App(Settings(store="memory", stages=["validation", "credentials"]))
     configured = ConfiguredStage(stage=cast(Stage, stage), name=NoShoutingStage.name)
     app.pipeline.stages.append(configured)
     return app.start()

@@ -1,0 +1,176 @@
+"""The SQLite store's lookups: FTS5 match expressions over its keyword index (the user's words
+quoted, never their syntax; prefixes, typo widening and a budget of rows to rank), and the
+cached matrix of a scope's vectors."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+
+from jamgate_adapters.stores.kit.lexical import match_terms, typo_limit, typo_matches
+from jamgate_adapters.stores.kit.ranking import VectorMatrix
+from jamgate_adapters.stores.sqlite.rows import FIELDS, LIVE_R, blob_array
+from jamgate_core.models import parse_iso
+from jamgate_core.text import is_cjk
+
+# bm25 weights of the keyword-index columns: text, subject, CJK grams, CJK characters.
+_BM25 = "bm25(records_fts, 1.0, 0.5, 1.0, 0.5)"
+# A query whose terms match more rows than this is ranked on its rarest terms (`ranking_match`).
+RANK_BUDGET = 2_000
+# The same for the gate's exact look-alike search: a look-alike shares the rare words.
+EXACT_BUDGET = 100
+
+
+def _quoted(term: str) -> str:
+    return '"' + term.replace('"', '""') + '"'
+
+
+def keyword_rows(conn: sqlite3.Connection, match: str, params: dict[str, object],
+                 typed: str, pool: int, *, exact: bool = False) -> list[sqlite3.Row]:
+    """The best keyword matches in the scope: ranked inside the index first (cheap), the
+    full join only when scope, expiry or type filters leave too few of them (never for an
+    `exact` look-alike search, which only wants the closest few)."""
+    columns = ", ".join("r." + f for f in FIELDS)
+    inner = pool * 10 if exact else 400
+    rows = conn.execute(
+        f"SELECT {columns}, hit.rank AS rank FROM (SELECT rowid, {_BM25} AS rank "
+        "FROM records_fts WHERE records_fts MATCH :match ORDER BY rank LIMIT :inner) hit "
+        f"JOIN records r ON r.seq = hit.rowid WHERE r.scope = :scope AND {LIVE_R} {typed} "
+        "ORDER BY rank, r.created_at DESC, r.id DESC LIMIT :limit",
+        {**params, "match": match, "limit": pool, "inner": inner}).fetchall()
+    if exact or len(rows) >= pool or conn.execute(
+            "SELECT count(*) FROM (SELECT 1 FROM records_fts WHERE records_fts MATCH ? "
+            "LIMIT ?)", (match, inner + 1)).fetchone()[0] <= inner:
+        return rows
+    return conn.execute(
+        f"SELECT {columns}, {_BM25} AS rank "
+        "FROM records_fts JOIN records r ON r.seq = records_fts.rowid "
+        f"WHERE records_fts MATCH :match AND r.scope = :scope AND {LIVE_R} "
+        f"{typed} ORDER BY rank, r.created_at DESC, r.id DESC LIMIT :limit",
+        {**params, "match": match, "limit": pool}).fetchall()
+
+def ranking_match(conn: sqlite3.Connection, parts: Sequence[str],
+                  budget: int = 0) -> str | None:
+    """The expression to rank with: every part when together they match few rows, else
+    the rarest parts only (at least one), so bm25 scores a few thousand rows rather than
+    every row holding a common word. A dropped part is common, so its idf (its weight in
+    bm25) is low. Document frequencies are counted inside the index, capped."""
+    budget = budget or RANK_BUDGET
+    if len(parts) < 2:
+        return parts[0] if parts else None
+    frequency = _frequencies(conn, parts, budget + 1)
+    if sum(frequency.values()) <= budget:
+        return " OR ".join(parts)
+    rarest = sorted(parts, key=lambda part: frequency[part])
+    kept, total = [rarest[0]], frequency[rarest[0]]
+    for part in rarest[1:]:
+        total += frequency[part]
+        if total > budget:
+            break
+        kept.append(part)
+    return " OR ".join(part for part in parts if part in kept)
+
+def match_parts(conn: sqlite3.Connection, query: str, *,
+                exact: bool = False) -> list[str]:
+    """The FTS5 terms for `query`: words quoted (never its syntax), long ones as prefixes
+    of their stem, an unknown word widened to its typo matches in the index (only the
+    quoted words when `exact`)."""
+    parts: list[str] = []
+    for term in match_terms(query):
+        text = term.text
+        if any(is_cjk(ch) for ch in text):
+            column = "chars" if len(text) == 1 else "grams"
+            parts.append(f"{column} : {_quoted(text)}")
+            continue
+        if exact:
+            parts.append(_quoted(text))
+            continue
+        parts.append(f"{_quoted(text)} *" if term.prefix else _quoted(text))
+        if typo_limit(text) and not _indexed(conn, text, term.prefix):
+            parts += [_quoted(word) for word in _typos(conn, text)]
+    return list(dict.fromkeys(parts))
+
+def _vocabulary(conn: sqlite3.Connection) -> None:
+    """The index's terms (`jamgate_vocab`, one row per term) and its term occurrences
+    (`jamgate_instances`, read lazily: a lookup stops at the first occurrence)."""
+    conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.jamgate_vocab "
+                 "USING fts5vocab(main, records_fts, row)")
+    conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.jamgate_instances "
+                 "USING fts5vocab(main, records_fts, instance)")
+
+def _indexed(conn: sqlite3.Connection, text: str, prefix: bool) -> bool:
+    _vocabulary(conn)
+    if prefix:
+        row = conn.execute("SELECT 1 FROM temp.jamgate_instances WHERE term >= ? "
+                           "AND term < ? LIMIT 1", (text, text + "\U0010ffff")).fetchone()
+    else:
+        row = conn.execute("SELECT 1 FROM temp.jamgate_instances WHERE term = ? LIMIT 1",
+                           (text,)).fetchone()
+    return row is not None
+
+def _frequencies(conn: sqlite3.Connection, parts: Sequence[str],
+                 cap: int) -> dict[str, int]:
+    """How many rows each FTS5 term matches, counted up to `cap`, in one statement per
+    hundred terms. A prefix term counts its occurrences instead (an upper bound; a prefix
+    MATCH would merge every doclist first)."""
+    counts: dict[str, int] = {}
+    for start in range(0, len(parts), 100):
+        chunk = parts[start:start + 100]
+        selects, params = [], []
+        for part in chunk:
+            if part.endswith('" *') and part.startswith('"'):
+                _vocabulary(conn)
+                stem = part[1:-3].replace('""', '"')
+                selects.append("(SELECT count(*) FROM (SELECT 1 FROM temp.jamgate_instances "
+                               "WHERE term >= ? AND term < ? LIMIT ?))")
+                params += [stem, stem + "\U0010ffff", cap]
+            else:
+                selects.append("(SELECT count(*) FROM (SELECT 1 FROM records_fts "
+                               "WHERE records_fts MATCH ? LIMIT ?))")
+                params += [part, cap]
+        row = conn.execute("SELECT " + ", ".join(selects), params).fetchone()
+        counts.update(zip(chunk, (int(n) for n in row), strict=True))
+    return counts
+
+def _typos(conn: sqlite3.Connection, text: str) -> list[str]:
+    limit = typo_limit(text)
+    _vocabulary(conn)
+    rows = conn.execute(
+        "SELECT term FROM temp.jamgate_vocab WHERE term >= ? AND term < ? "
+        "AND length(term) BETWEEN ? AND ?",
+        (text[:1], text[:1] + "\U0010ffff", len(text) - limit, len(text) + limit))
+    return typo_matches(text, (row[0] for row in rows))
+
+
+# Each vector row's (type, created_at, row number in the matrix), by record id.
+Facts = dict[str, tuple[str | None, str, int]]
+
+
+class VectorCache:
+    """A connection's scope matrices, by (scope, vector length), each with the database
+    version it was read at: rebuilt when the database has changed."""
+
+    def __init__(self) -> None:
+        self._cache: dict[tuple[str, int], tuple[object, VectorMatrix, Facts]] = {}
+
+    def matrix(self, conn: sqlite3.Connection, scope: str, dim: int,
+               ) -> tuple[VectorMatrix, Facts]:
+        """The scope's active vectors of this length, cached until the database changes
+        (this connection's `total_changes` or another's commit: `PRAGMA data_version`)."""
+        version = (conn.total_changes, conn.execute("PRAGMA data_version").fetchone()[0])
+        cache = self._cache
+        cached = cache.get((scope, dim))
+        if cached is not None and cached[0] == version:
+            return cached[1], cached[2]
+        rows = conn.execute(
+            "SELECT id, type, created_at, expires_at, embedding FROM records WHERE scope = ? "
+            "AND status = 'active' AND embedding_dim = ? ORDER BY seq", (scope, dim)).fetchall()
+        inf = float("inf")
+        matrix = VectorMatrix(
+            [(row["id"], parse_iso(row["expires_at"]).timestamp() if row["expires_at"] else inf,
+              blob_array(row["embedding"])) for row in rows], dim)
+        facts = {row["id"]: (row["type"], row["created_at"], n) for n, row in enumerate(rows)}
+        if len(cache) > 16:
+            cache.clear()
+        cache[(scope, dim)] = (version, matrix, facts)
+        return matrix, facts

@@ -1,0 +1,162 @@
+"""The stdio transport: the SDK's, plus an answer for every line it cannot read.
+
+The SDK reads stdin as UTF-8 with invalid bytes replaced, and drops a line it cannot validate
+after logging it: a request with a lone surrogate (`"\\ud800"`) was never answered and its
+client waited forever. Here stdin is read with `surrogateescape`, so invalid UTF-8 fails
+validation instead of turning into U+FFFD text, and every line that fails gets a JSON-RPC
+error: -32700 when it is not UTF-8 JSON text, -32600 when it is JSON but no valid message. The
+error carries the request's id when a lenient parse finds one (so the client's call ends),
+else `null`; a notification or a response that fails gets no answer, as JSON-RPC says.
+
+Like the SDK, stdin's descriptor is moved to a private one and fd 0 points at the null
+device while serving, so nothing else in the process reads the wire.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sys
+from collections.abc import AsyncIterator, Callable
+from io import TextIOWrapper
+from typing import IO, Any
+
+import anyio
+import mcp_types as types
+from mcp.server.stdio import stdio_server
+from mcp.shared._stream_protocols import ReadStream, WriteStream
+from mcp.shared.message import SessionMessage
+from mcp_types.jsonrpc import INVALID_REQUEST, PARSE_ERROR
+from pydantic import ValidationError
+
+Item = SessionMessage | Exception
+# pydantic's error types for a line that is not JSON text, or not UTF-8.
+_NOT_JSON_TEXT = ("json_invalid", "string_unicode")
+
+
+def error_for(exc: Exception) -> types.JSONRPCError | None:
+    """The answer to a line the SDK could not read, or None when none is due."""
+    text, parsed = _input_of(exc)
+    strict = text is not None
+    if text is not None:
+        try:
+            document: Any = json.loads(text)  # lenient: accepts what strict parsing refused
+        except (ValueError, RecursionError):
+            return _error(None, PARSE_ERROR, "Parse error: the line is not JSON text")
+    else:
+        document = parsed
+    if isinstance(document, dict):
+        if "method" not in document and ("result" in document or "error" in document):
+            return None  # a malformed response from the client: nothing to answer
+        if "method" in document and "id" not in document:
+            return None  # a notification gets no answer, even an error
+        request_id = _usable_id(document.get("id"))
+    else:
+        request_id = None
+    if strict:
+        return _error(request_id, PARSE_ERROR,
+                      "Parse error: the message is not valid UTF-8 JSON text (invalid bytes or "
+                      "a lone surrogate escape such as \\ud800); nothing was done")
+    return _error(request_id, INVALID_REQUEST,
+                  "Invalid request: the line is JSON but not a valid JSON-RPC message")
+
+
+def _input_of(exc: Exception) -> tuple[str | None, Any]:
+    """(the raw line when it did not parse as JSON text, else None; the parsed message when
+    it did and validation failed, as far as the error report shows it)."""
+    if not isinstance(exc, ValidationError):
+        return "", None
+    errors = exc.errors()
+    for error in errors:
+        value = error.get("input")
+        if (error.get("type") in _NOT_JSON_TEXT and error.get("loc") == ()
+                and isinstance(value, (str, bytes))):
+            return (value if isinstance(value, str)
+                    else value.decode("utf-8", "surrogateescape")), None
+    for error in errors:  # a union member's report: the message itself, or what lacks a field
+        location = error.get("loc", ())
+        if (error.get("type") == "model_type" and len(location) == 1) or (
+                error.get("type") == "missing" and len(location) == 2):
+            return None, error.get("input")
+    return None, None
+
+
+def _usable_id(value: Any) -> int | str | None:
+    """The id to answer with: an int or a string that can be written as UTF-8, else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return None
+        return value
+    return None
+
+
+def _error(request_id: int | str | None, code: int, message: str) -> types.JSONRPCError:
+    return types.JSONRPCError(jsonrpc="2.0", id=request_id,
+                              error=types.ErrorData(code=code, message=message))
+
+
+# ---- stdin ------------------------------------------------------------------------------------
+
+def _claim_stdin() -> tuple[IO[bytes], Callable[[], None]]:
+    """A private duplicate of fd 0 to read the wire from, with fd 0 on the null device; the
+    restore function points fd 0 back. Falls back to stdin's own buffer."""
+    try:
+        if sys.platform == "win32":  # pragma: no cover
+            private = os.dup(0)
+        else:
+            import fcntl
+
+            private = fcntl.fcntl(0, fcntl.F_DUPFD_CLOEXEC, 3)
+    except OSError:
+        return sys.stdin.buffer, lambda: None
+    try:
+        null = os.open(os.devnull, os.O_RDONLY)
+        try:
+            os.dup2(null, 0)
+        finally:
+            os.close(null)
+    except OSError:
+        os.close(private)
+        return sys.stdin.buffer, lambda: None
+
+    def restore() -> None:
+        with contextlib.suppress(OSError):
+            os.dup2(private, 0)
+
+    # closefd=False: a worker thread may still be blocked reading it when serving ends.
+    return os.fdopen(private, "rb", closefd=False), restore
+
+
+@contextlib.asynccontextmanager
+async def stdio_transport() -> AsyncIterator[tuple[ReadStream[Item],
+                                                   WriteStream[SessionMessage]]]:
+    """The SDK's stdio streams, with unreadable lines answered instead of dropped."""
+    buffer, restore = _claim_stdin()
+    text = TextIOWrapper(buffer, encoding="utf-8", errors="surrogateescape")
+    try:
+        async with stdio_server(stdin=anyio.wrap_file(text)) as (read_stream, write_stream):
+            send, receive = anyio.create_memory_object_stream[Item](0)
+
+            async def pump() -> None:
+                async with send:
+                    async for item in read_stream:
+                        if isinstance(item, Exception):
+                            reply = error_for(item)
+                            if reply is not None:
+                                await write_stream.send(SessionMessage(reply))
+                            continue
+                        await send.send(item)
+
+            async with anyio.create_task_group() as group:
+                group.start_soon(pump)
+                yield receive, write_stream
+                group.cancel_scope.cancel()
+    finally:
+        restore()

@@ -1,0 +1,114 @@
+"""BIP-39 seed phrases: a run of ≥12 words that all come from one BIP-39 wordlist.
+
+The wordlists are those the `mnemonic` package ships (English, Chinese simplified and
+traditional, Czech, French, Italian, Japanese, Korean, Portuguese, Russian, Spanish, Turkish),
+read on first use. Words may be numbered ("1. abandon 2. ability"), separated by spaces,
+commas, newlines or ideographic spaces; Latin-script words also match without their accents.
+Without the package installed nothing matches. The checksum is not verified: a phrase typed
+with one wrong word is still a seed phrase.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+from importlib import resources
+
+MIN_WORDS = 12
+_LATIN = frozenset({"english", "french", "italian", "spanish", "portuguese", "czech", "turkish"})
+_SPLIT = re.compile(r"[\s,;:|·・、，：；（）()]+")
+_NUMBERING = re.compile(r"^(?:#?\d{1,2}[.):-]?|\(\d{1,2}\))$")
+_NUMBER_PREFIX = re.compile(r"^\d{1,2}[.)]")
+_EDGE = "\"'`()[]{}<>:.!?«»“”‘’（）「」"
+_NUMBERED = -1  # a numbering token ("1.", "(2)"): neither breaks nor extends a run
+
+
+def _strip_marks(word: str) -> str:
+    return "".join(c for c in word if unicodedata.category(c) != "Mn")
+
+
+@functools.cache
+def wordlists() -> tuple[dict[str, int], int]:
+    """Every wordlist word (NFKD, case-folded) → a bit mask of the lists holding it, and the
+    mask of the Latin-script lists (whose words are also stored without accents)."""
+    masks: dict[str, int] = {}
+    latin = 0
+    try:
+        folder = resources.files("mnemonic") / "wordlist"
+        names = sorted(p.name for p in folder.iterdir() if p.name.endswith(".txt"))
+    except (ModuleNotFoundError, FileNotFoundError, NotADirectoryError):
+        return masks, latin
+    for bit, name in enumerate(names):
+        flag = 1 << bit
+        language = name.removesuffix(".txt")
+        if language in _LATIN:
+            latin |= flag
+        for line in (folder / name).read_text(encoding="utf-8").splitlines():
+            word = unicodedata.normalize("NFKD", line.strip().casefold())
+            if not word:
+                continue
+            masks[word] = masks.get(word, 0) | flag
+            if language in _LATIN:
+                bare = _strip_marks(word)
+                masks[bare] = masks.get(bare, 0) | flag
+    return masks, latin
+
+
+def _mask(token: str, masks: dict[str, int], latin: int) -> int:
+    token = token.strip(_EDGE)
+    if not token:
+        return 0
+    if token.isascii():
+        found = masks.get(token.lower())
+        if found:
+            return found
+    if token[0].isdigit():
+        if _NUMBERING.match(token):
+            return _NUMBERED
+        token = _NUMBER_PREFIX.sub("", token)
+    elif token[0] in "#(" and _NUMBERING.match(token):
+        return _NUMBERED
+    if token.isascii():
+        return masks.get(token.lower(), 0)
+    word = unicodedata.normalize("NFKD", token.casefold())
+    return masks.get(word, 0) | (masks.get(_strip_marks(word), 0) & latin)
+
+
+def find_seed_phrase(text: str, min_words: int = MIN_WORDS) -> bool:
+    """Whether `text` holds `min_words` or more consecutive words of one BIP-39 wordlist.
+
+    Any such run covers one of every `min_words`-th token, so only those are probed and a
+    run is grown from a probe that is a wordlist word (or a numbering token).
+    """
+    if sum(text.count(sep) for sep in (" ", "\n", "\u3000", ",")) < min_words - 1:
+        return False
+    masks, latin = wordlists()
+    tokens = _SPLIT.split(text)
+    if not masks or len(tokens) < min_words:
+        return False
+    probe = min_words - 1
+    while probe < len(tokens):
+        mask = _mask(tokens[probe], masks, latin)
+        if mask and _run_length(tokens, probe, mask, masks, latin) >= min_words:
+            return True
+        probe += min_words
+    return False
+
+
+def _run_length(tokens: list[str], probe: int, mask: int, masks: dict[str, int],
+                latin: int) -> int:
+    """How many wordlist words of one list the run through `tokens[probe]` holds."""
+    common = mask if mask != _NUMBERED else -1
+    count = int(mask != _NUMBERED)
+    for step in (-1, 1):
+        index = probe + step
+        while 0 <= index < len(tokens):
+            found = _mask(tokens[index], masks, latin)
+            if found != _NUMBERED:
+                if not found & common:
+                    break
+                common &= found
+                count += 1
+            index += step
+    return count

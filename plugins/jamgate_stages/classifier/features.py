@@ -1,0 +1,63 @@
+"""What the gate's classifier reads of a candidate: hashed features, in numpy.
+
+Language-independent by construction: character 2–4-grams of the folded text (digits read as
+`0`), folded words and word pairs, and a few shape signals (length, lines, a closing question
+mark, symbol density, clause separators, the declared type). The source is not a feature:
+the corpus's refusals lean on agent-inferred text, and a model would learn to distrust every
+inference; provenance acts on the decision instead (`model.AGENT_MARGIN`). Each feature is
+hashed with CRC-32 into `DIMENSION` buckets; counts are log-scaled and the vector
+L2-normalised. Training (`scripts/train_gate_classifier.py`) and inference use this function.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import zlib
+from itertools import pairwise
+
+from jamgate_core import fold, words
+
+DIMENSION = 1 << 17
+MAX_CHARS = 800
+_DIGITS = re.compile(r"\d")
+_SPACES = re.compile(r"\s+")
+_SEPARATORS = re.compile(r"[,;:|•·、，；：\n]")
+
+
+def _bucket(value: int, edges: tuple[int, ...]) -> int:
+    return sum(value >= edge for edge in edges)
+
+
+def feature_names(text: str, source: str | None, type: str | None) -> list[str]:
+    """The named features of one candidate (before hashing)."""
+    head = text[:MAX_CHARS]
+    folded = _SPACES.sub(" ", _DIGITS.sub("0", fold(head))).strip()
+    padded = f" {folded} "
+    names = [padded[i:i + n] for n in (2, 3, 4) for i in range(len(padded) - n + 1)]
+    tokens = words(folded)
+    names += [f"w:{token}" for token in tokens]
+    names += [f"b:{a} {b}" for a, b in pairwise(tokens)]
+    symbols = sum(1 for char in head if not (char.isalnum() or char.isspace()))
+    names += [
+        f"type:{type or 'none'}",
+        f"len:{_bucket(len(text), (8, 16, 32, 64, 128, 256, 512, 1024))}",
+        f"lines:{_bucket(text.count(chr(10)), (1, 2, 4, 8))}",
+        f"words:{_bucket(len(tokens), (2, 3, 5, 8, 13, 21, 34))}",
+        f"sym:{_bucket(100 * symbols // max(len(head), 1), (5, 10, 20, 35))}",
+        f"q:{text.rstrip().endswith(('?', '？', '؟'))}",
+        f"parts:{_bucket(len(_SEPARATORS.findall(head)), (1, 2, 3, 5, 8, 13))}",
+        f"first:{tokens[0] if tokens else ''}",
+    ]
+    return names
+
+
+def hashed(text: str, source: str | None, type: str | None) -> tuple[list[int], list[float]]:
+    """Sparse (indices, values) of one candidate: log counts, L2-normalised."""
+    counts: dict[int, int] = {}
+    for name in feature_names(text, source, type):
+        index = zlib.crc32(name.encode("utf-8")) & (DIMENSION - 1)
+        counts[index] = counts.get(index, 0) + 1
+    values = [1.0 + math.log(n) for n in counts.values()]
+    norm = math.sqrt(sum(v * v for v in values)) or 1.0
+    return list(counts), [v / norm for v in values]

