@@ -8,7 +8,6 @@ working: `JAMGATE_STORE` may be a path (`*.json` selects the `file` store, `*.db
 
 from __future__ import annotations
 
-import contextlib
 import json
 import math
 import os
@@ -51,52 +50,6 @@ def default_home() -> Path:
 # Folders Jamgate creates are 0700 and files 0600, set exactly (fchmod/chmod after creation),
 # so no umask can widen or narrow them. Existing files and folders keep their mode: it is the
 # user's choice, and `jamgate doctor` warns when it lets other users in.
-PRIVATE_DIR_MODE = 0o700
-PRIVATE_FILE_MODE = 0o600
-
-
-def make_private_dir(path: Path) -> Path:
-    """Create the folder `path` and any missing parent with mode 0700; an existing folder is
-    left as it is. Returns `path`. Raises OSError like `Path.mkdir`."""
-    path = Path(path)
-    missing: list[Path] = []
-    probe = path
-    while not probe.exists() and probe != probe.parent:
-        missing.append(probe)
-        probe = probe.parent
-    path.mkdir(mode=PRIVATE_DIR_MODE, parents=True, exist_ok=True)
-    for created in missing:
-        with contextlib.suppress(OSError):  # raced with its removal, or no modes here
-            os.chmod(created, PRIVATE_DIR_MODE)
-    return path
-
-
-def open_private(path: Path | str, flags: int) -> int:
-    """`os.open(path, flags | O_CREAT)`; a file this call creates gets mode 0600 exactly."""
-    try:
-        fd = os.open(path, flags | os.O_CREAT | os.O_EXCL, PRIVATE_FILE_MODE)
-    except FileExistsError:
-        return os.open(path, (flags | os.O_CREAT) & ~os.O_EXCL, PRIVATE_FILE_MODE)
-    if hasattr(os, "fchmod"):
-        with contextlib.suppress(OSError):
-            os.fchmod(fd, PRIVATE_FILE_MODE)
-    return fd
-
-
-def create_private(path: Path | str) -> bool:
-    """Create `path` as an empty 0600 file unless something is there; True when created."""
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE_MODE)
-    except FileExistsError:
-        return False
-    try:
-        if hasattr(os, "fchmod"):
-            os.fchmod(fd, PRIVATE_FILE_MODE)
-    finally:
-        os.close(fd)
-    return True
-
-
 class Settings(BaseSettings):
     """Every setting Jamgate reads. Field `x` is TOML key `x` and variable `JAMGATE_X`."""
 

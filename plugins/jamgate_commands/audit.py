@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from jamgate_core.contracts import Embedder, EmbedKind
 from jamgate_core.errors import JamgateError
+from jamgate_core.files import make_private_dir
 from jamgate_core.hookspecs import hookimpl
 from jamgate_core.models import (
     DEFAULT_SCOPE,
@@ -37,7 +38,6 @@ from jamgate_core.models import (
     iso,
     utcnow,
 )
-from jamgate_core.settings import make_private_dir
 
 if TYPE_CHECKING:
     from jamgate_core.app import App

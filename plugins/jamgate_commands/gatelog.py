@@ -35,10 +35,10 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from jamgate_core.files import fsync_dir, make_private_dir, open_private
 from jamgate_core.hooks import Hooks
 from jamgate_core.hookspecs import hookimpl
 from jamgate_core.models import DEFAULT_SCOPE, canonical_scope, iso, text_key, utcnow
-from jamgate_core.settings import make_private_dir, open_private
 
 try:
     import fcntl
@@ -236,15 +236,6 @@ def _orphaned_temps(path: Path) -> list[Path]:
         return []
 
 
-def _fsync_dir(directory: Path) -> None:
-    with contextlib.suppress(OSError):
-        fd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-
-
 def _in_place(raw: bytes, new: bytes) -> bytes | None:
     """`new` (b"" = drop) padded with spaces to the length of `raw`, its line ending kept, or
     None when it does not fit. JSON readers skip the spaces after the object; a line of
@@ -307,7 +298,7 @@ def _rewrite(path: Path, record: MemoryRecord) -> int:
         with contextlib.suppress(OSError):
             os.unlink(temp)
         raise
-    _fsync_dir(path.parent)
+    fsync_dir(path.parent)
     return len(edits)
 
 

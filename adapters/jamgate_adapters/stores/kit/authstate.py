@@ -28,7 +28,7 @@ from jamgate_adapters.stores.kit.files import atomic_write, read_only_problem
 from jamgate_adapters.stores.kit.locking import FileLock
 from jamgate_core.contracts import AuthSecret, SecretKind
 from jamgate_core.errors import StoreCorrupt, StoreUnavailable
-from jamgate_core.settings import PRIVATE_FILE_MODE
+from jamgate_core.files import PRIVATE_FILE_MODE
 
 T = TypeVar("T")
 SIDECAR_VERSION = 1

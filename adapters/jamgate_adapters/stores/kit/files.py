@@ -11,20 +11,10 @@ import uuid
 from pathlib import Path
 
 from jamgate_core.errors import StoreUnavailable
-from jamgate_core.settings import PRIVATE_FILE_MODE
+from jamgate_core.files import PRIVATE_FILE_MODE, fsync_dir
 
 _UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 _TEMP = re.compile(rf"\.(?P<name>.+)\.{_UUID}\.tmp")
-
-
-def fsync_dir(directory: Path) -> None:
-    """Make a rename in `directory` durable (where the platform allows)."""
-    with contextlib.suppress(OSError):
-        fd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
 
 
 def atomic_write(path: Path, data: bytes) -> None:

@@ -37,7 +37,7 @@ except ImportError:  # pragma: no cover - Windows: the 30 s rule alone
     fcntl = None  # type: ignore[assignment]
 
 from jamgate_core.errors import StoreUnavailable
-from jamgate_core.settings import PRIVATE_FILE_MODE
+from jamgate_core.files import PRIVATE_FILE_MODE
 
 STALE_AFTER_SECONDS = 30.0
 RETRY_SECONDS = 0.025

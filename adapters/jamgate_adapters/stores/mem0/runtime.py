@@ -21,7 +21,7 @@ from typing import Any
 
 from jamgate_core.contracts import Embedder, EmbedKind
 from jamgate_core.errors import ConfigError, StoreUnavailable
-from jamgate_core.settings import make_private_dir
+from jamgate_core.files import make_private_dir
 
 INSTALL = "pip install 'jamgate[mem0]'"
 # Never contacted: any accidental LLM call fails at once, locally.

@@ -50,8 +50,8 @@ from jamgate_adapters.stores.mem0.records import Row
 from jamgate_adapters.stores.mem0.runtime import VectorHints, build_memory, import_mem0
 from jamgate_core.contracts import DURABLE, LOCAL, VECTOR_SEARCH, Embedder, Preconditions, WritePlan
 from jamgate_core.errors import ConfigError, StoreError
+from jamgate_core.files import make_private_dir
 from jamgate_core.models import DEFAULT_SCOPE, MemoryRecord, Page, canonical_scope, iso, text_key
-from jamgate_core.settings import make_private_dir
 
 FOREIGN = ("was not written by Jamgate; it is left as it is (only `jamgate audit --apply` "
            "changes such memories)")

@@ -13,7 +13,7 @@ from pathlib import Path
 from jamgate_adapters.stores.kit.files import read_only_problem
 from jamgate_adapters.stores.sqlite import schema
 from jamgate_core.errors import StoreCorrupt, StoreUnavailable
-from jamgate_core.settings import create_private, make_private_dir
+from jamgate_core.files import create_private, make_private_dir
 
 # The SQLite errors that mean a damaged or foreign file.
 CORRUPT = {"SQLITE_CORRUPT", "SQLITE_NOTADB"}

@@ -31,7 +31,7 @@ from pathlib import Path
 
 from jamgate_adapters.stores.kit.lexical import cjk_grams, subject_text
 from jamgate_core.errors import StoreError, StoreTooNew
-from jamgate_core.settings import create_private
+from jamgate_core.files import create_private
 from jamgate_core.text import fold, runs
 
 APPLICATION_ID = 0x4A4D4754  # "JMGT"
