@@ -75,6 +75,7 @@ class Settings(BaseSettings):
     ttl_project_days: str | None = None
     ttl_state_days: str | None = None
     compact_grace_days: float = Field(default=30.0, ge=0)
+    review_hold_days: float = Field(default=14.0, gt=0)  # the review queue (D-155)
     # The predecessor's JAMGATE_DUP_THRESHOLD: when set, the semantic near-duplicate
     # threshold for every length (the stage's measured defaults otherwise).
     dup_threshold: float | None = Field(default=None, gt=0, le=1)

@@ -41,6 +41,7 @@ from jamgate_server import auth, oauth, rest
 from jamgate_server.connections import ConnectionGuard, fit_to_file_limit
 from jamgate_server.limits import FailureThrottle, HttpLimits
 from jamgate_server.mcp import build_server
+from jamgate_server.review import site as review
 
 DEFAULT_PORT = 8420
 MCP_PATH = "/mcp"
@@ -213,7 +214,10 @@ def build_http_app(app: App, *, bind_host: str = "127.0.0.1",
         async with session_manager.run():
             yield
 
+    site = review.ReviewSite(app, review.Sessions(token), _bearer_check(authenticator),
+                             _token_check(authenticator))
     routes = [
+        *site.routes(),
         Route("/healthz", rest.healthz, methods=["GET"]),
         Route("/openapi.json", rest.openapi, methods=["GET"]),
         Route(MCP_PATH, FreshSessionOnInitialize(StreamableHTTPASGIApp(session_manager))),
@@ -233,7 +237,7 @@ def build_http_app(app: App, *, bind_host: str = "127.0.0.1",
 
     starlette.add_middleware(
         auth.GuardMiddleware, policy=policy, authenticator=authenticator,
-        open_paths=oauth.PUBLIC_PATHS if oauth_server else frozenset(),
+        open_paths=review.PATHS | (oauth.PUBLIC_PATHS if oauth_server else frozenset()),
         cross_origin_paths=oauth.CORS_PATHS if oauth_server else frozenset(),
         metadata_pointer=pointer if oauth_server else None,
         throttle=FailureThrottle(limits.auth_free_failures, limits.auth_lockout_max_seconds),
@@ -271,6 +275,21 @@ def uvicorn_config(starlette: Starlette, *, max_connections: int | None = None,
     )
     config.connection_guard = guard  # type: ignore[attr-defined]
     return config
+
+
+def _bearer_check(authenticator: auth.Authenticator) -> review.Check:
+    """The review page signs in a request that carries a valid bearer header."""
+    async def check(request: Any) -> bool:
+        return await authenticator.identify(request.headers) is not None
+    return check
+
+
+def _token_check(authenticator: auth.Authenticator) -> Any:
+    """The review page's sign-in form: the token typed in, checked as a bearer header."""
+    async def check(token: str) -> bool:
+        return await authenticator.identify(Headers({"authorization": f"Bearer {token}"})) \
+            is not None
+    return check
 
 
 def _issued_check(provider: oauth.JamgateProvider) -> auth.IssuedCheck:

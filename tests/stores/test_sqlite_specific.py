@@ -213,7 +213,7 @@ def test_v4_rebuilds_the_keyword_index_on_the_gates_folding(tmp_path: Path) -> N
     finally:
         store.close()
     conn = opened_read_only(path)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
     assert sorted(row[0] for row in conn.execute("SELECT text FROM records_fts")) == [
         "die strasse ist lang", "the file is in the office"]
     conn.close()

@@ -56,6 +56,7 @@ from jamgate_adapters.stores.kit.paging import (
     page_of,
     resolve_prefix,
 )
+from jamgate_adapters.stores.kit.pending import SidecarPending, pending_path
 from jamgate_adapters.stores.kit.plans import apply_plans
 from jamgate_adapters.stores.kit.ranking import cosine, norm, rank_records, ranked
 from jamgate_core.contracts import (
@@ -144,7 +145,7 @@ class _Cached:
     snapshot: _Snapshot
 
 
-class FileStore(SidecarAuthState):
+class FileStore(SidecarAuthState, SidecarPending):
     """Memories in one JSON file, safe across processes on one machine."""
 
     class Options(BaseModel):
@@ -185,12 +186,12 @@ class FileStore(SidecarAuthState):
         self.sweep()
 
     def sweep(self) -> list[Path]:
-        """Remove the leftovers of killed writers of the file and of its OAuth sidecar: lock
-        debris older than the stale age, and, under the file's lock, temp copies (a live
-        writer holds the lock while its temp exists; when it is held, they wait for the next
-        open) and the lock of a dead holder (taken and released). The paths removed."""
+        """Remove the leftovers of killed writers of the file and of its sidecars (OAuth, review
+        queue): lock debris older than the stale age, and, under the file's lock, temp copies
+        (a live writer holds the lock while its temp exists; when it is held, they wait for the
+        next open) and the lock of a dead holder (taken and released). The paths removed."""
         gone: list[Path] = []
-        for target in (self.path, sidecar_path(self.path)):
+        for target in (self.path, sidecar_path(self.path), pending_path(self.path)):
             gone += sweep_debris(target)
             if not orphaned_temps(target) and not lock_path_for(target).exists():
                 continue

@@ -186,19 +186,32 @@ class SidecarAuthState(TablesAuthState):
         return look(self._read_tables())
 
     def _auth_write(self, change: Callable[[AuthTables], T]) -> T:
-        target = self._sidecar()
-        timeout = float(getattr(getattr(self, "options", None), "lock_timeout_seconds", 30.0))
-        with FileLock(target, timeout):
-            problem = read_only_problem(target)
-            if problem is not None:
-                raise StoreUnavailable(f"cannot change the OAuth state: {problem}. Nothing was "
-                                       f"modified. Make it writable (chmod 600 {target}).")
+        def changed() -> tuple[T, bytes]:
             tables = self._read_tables()
             result = change(tables)
-            atomic_write(target, tables.dumps())
-            with contextlib.suppress(OSError):
-                os.chmod(target, PRIVATE_FILE_MODE)
-        return result
+            return result, tables.dumps()
+        return change_sidecar(self._sidecar(), lock_timeout(self), "the OAuth state", changed)
+
+
+def lock_timeout(store: object) -> float:
+    """A store's `lock_timeout_seconds` option, else 30 s."""
+    return float(getattr(getattr(store, "options", None), "lock_timeout_seconds", 30.0))
+
+
+def change_sidecar(target: Path, timeout: float, what: str,
+                   change: Callable[[], tuple[T, bytes]]) -> T:
+    """Change a private JSON sidecar under its cross-process lock: `change()` reads it and
+    returns (result, the new bytes), which replace the file atomically (mode 0600)."""
+    with FileLock(target, timeout):
+        problem = read_only_problem(target)
+        if problem is not None:
+            raise StoreUnavailable(f"cannot change {what}: {problem}. Nothing was "
+                                   f"modified. Make it writable (chmod 600 {target}).")
+        result, data = change()
+        atomic_write(target, data)
+        with contextlib.suppress(OSError):
+            os.chmod(target, PRIVATE_FILE_MODE)
+    return result
 
 
 # ---- the sqlite store ---------------------------------------------------------------------

@@ -42,6 +42,7 @@ from jamgate_adapters.stores.kit.paging import (
     newest_first,
     page_of,
 )
+from jamgate_adapters.stores.kit.pending import SidecarPending
 from jamgate_adapters.stores.kit.plans import apply_plans, check_insert_scopes
 from jamgate_adapters.stores.kit.ranking import cosine, diversify, ranked
 from jamgate_adapters.stores.mem0 import records as rec
@@ -57,7 +58,7 @@ FOREIGN = ("was not written by Jamgate; it is left as it is (only `jamgate audit
            "changes such memories)")
 
 
-class Mem0Store(SidecarAuthState):
+class Mem0Store(SidecarAuthState, SidecarPending):
     """Memories in mem0, behind the gate. Remote mode's OAuth state lives in a sidecar file,
     `$JAMGATE_HOME/mem0/mem0.oauth.json` (mode 0600), not in mem0."""
 

@@ -26,6 +26,7 @@ from jamgate_adapters.stores.kit.paging import (
     page_of,
     resolve_prefix,
 )
+from jamgate_adapters.stores.kit.pending import MemoryPending
 from jamgate_adapters.stores.kit.plans import apply_plans
 from jamgate_adapters.stores.kit.ranking import cosine, rank_records, ranked
 from jamgate_core.contracts import (
@@ -38,7 +39,7 @@ from jamgate_core.contracts import (
 from jamgate_core.models import MemoryRecord, Page, iso
 
 
-class MemoryStore(MemoryAuthState):
+class MemoryStore(MemoryAuthState, MemoryPending):
     """An in-process store: fast, thread-safe, gone when the process exits."""
 
     class Options(BaseModel):

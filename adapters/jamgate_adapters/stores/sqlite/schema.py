@@ -15,6 +15,7 @@ Jamgate store, so another program's database is never mistaken for an empty old 
   disagreed with the gate's, no longer applies). A query's terms are folded the same way, so
   the index and the stages agree on what a word is. The migration drops `records_fts` and
   indexes every row again (from `records`: nothing but the index changes).
+- v5: the review queue (`pending`, D-155): candidates held for the person, apart from records.
 
 A fresh database runs every migration without a backup (there is nothing to lose). An
 existing one is first copied with the backup API to `<name>.backup-v<old>-<stamp>` next to it,
@@ -35,7 +36,7 @@ from jamgate_core.files import create_private
 from jamgate_core.text import fold, runs
 
 APPLICATION_ID = 0x4A4D4754  # "JMGT"
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 _V1 = """
 CREATE TABLE records (
@@ -102,6 +103,17 @@ DROP TABLE records_fts;
 CREATE VIRTUAL TABLE records_fts USING fts5(text, subject, grams, chars, tokenize = 'ascii');
 """
 
+_V5 = """
+CREATE TABLE IF NOT EXISTS pending (
+    id TEXT PRIMARY KEY,
+    scope TEXT NOT NULL,
+    created_at REAL NOT NULL,
+    expires_at REAL NOT NULL,
+    data TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS pending_expiry ON pending (expires_at);
+"""
+
 # The indexes whose absence would let the uniqueness invariant break silently.
 INVARIANT_INDEXES = ("records_active_key", "records_active_subject")
 
@@ -151,6 +163,10 @@ def _to_v4(conn: sqlite3.Connection) -> None:
     _index_all(conn)
 
 
+def _to_v5(conn: sqlite3.Connection) -> None:
+    _run_script(conn, _V5)
+
+
 def _index_all(conn: sqlite3.Connection) -> None:
     for seq, text, subject in conn.execute("SELECT seq, text, subject FROM records").fetchall():
         index_record(conn, seq, text, subject)
@@ -165,7 +181,7 @@ def _run_script(conn: sqlite3.Connection, script: str) -> None:
 
 # MIGRATIONS[n] brings a database from version n to n + 1.
 MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {
-    0: _to_v1, 1: _to_v2, 2: _to_v3, 3: _to_v4,
+    0: _to_v1, 1: _to_v2, 2: _to_v3, 3: _to_v4, 4: _to_v5,
 }
 
 

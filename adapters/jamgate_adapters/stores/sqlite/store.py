@@ -42,6 +42,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from jamgate_adapters.stores.kit.authstate import SqliteAuthState
 from jamgate_adapters.stores.kit.paging import check_list_args, decode_cursor, page_of
+from jamgate_adapters.stores.kit.pending import SqlitePending
 from jamgate_adapters.stores.kit.ranking import (
     HUB_DISCOUNT,
     QueryHints,
@@ -76,7 +77,7 @@ from jamgate_core.errors import (
 from jamgate_core.models import MemoryRecord, Page, iso
 
 
-class SqliteStore(SqliteAuthState):
+class SqliteStore(SqliteAuthState, SqlitePending):
     """Memories in one SQLite database: keyword index, vectors beside the rows."""
 
     class Options(BaseModel):
