@@ -64,6 +64,15 @@ def click_and_wait(page: Any, element: Any, confirm: bool = False) -> None:
     WebDriverWait(page, 10).until(staleness_of(old))
 
 
+def absent(page: Any, by: str, value: str) -> bool:
+    """Whether the page (already loaded) has no such element, without the implicit wait."""
+    page.implicitly_wait(0)
+    try:
+        return page.find_elements(by, value) == []
+    finally:
+        page.implicitly_wait(5)
+
+
 def press(page: Any, container: str, action: str, confirm: bool = False) -> None:
     click_and_wait(page, page.find_element(
         By.CSS_SELECTOR, f'{container} button[data-action="{action}"]'), confirm)
@@ -92,7 +101,7 @@ def test_keep_and_retire_then_undo(page: Any, server: Running) -> None:
     assert new.source == "user-confirmed" and new.subject == "home-city"
     assert server.app.store.get("default", old_id).status == "superseded"  # type: ignore[union-attr]
     assert pending(server.app) == []
-    assert page.find_elements(By.CSS_SELECTOR, "li.item") == []
+    assert absent(page, By.CSS_SELECTOR, "li.item")
 
     undo(page)
     assert "Undone: keep and retire the other" in page.find_element(By.ID, "flash").text
@@ -138,7 +147,7 @@ def test_forget_leaves_the_page_and_recall(page: Any, server: Running) -> None:
     assert page.find_element(By.ID, f"memory-{gone['id']}")
     press(page, f"#memory-{gone['id']}", "forget", confirm=True)
     assert "Done: forget" in page.find_element(By.ID, "flash").text
-    assert page.find_elements(By.ID, f"memory-{gone['id']}") == []
+    assert absent(page, By.ID, f"memory-{gone['id']}")
     assert page.find_element(By.ID, f"memory-{kept['id']}")
     assert server.app.recall("walnuts").memories == []
     page.find_element(By.ID, "q").send_keys("cello\n")
@@ -159,7 +168,7 @@ def test_confirm_and_extend_on_due(page: Any, server: Running) -> None:
     extended = server.app.store.get("default", soon.id)
     assert extended is not None and extended.expires_at is not None
     assert extended.expires_at > now + timedelta(days=80)
-    assert page.find_elements(By.ID, f"memory-{soon.id}") == []  # no longer due
+    assert absent(page, By.ID, f"memory-{soon.id}")  # no longer due
     undo(page)
     back = server.app.store.get("default", soon.id)
     assert back is not None and back.expires_at == soon.expires_at

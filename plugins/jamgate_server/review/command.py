@@ -41,7 +41,7 @@ def local_site(app: App) -> tuple[Starlette, Any]:
 
 def run_review(app: App, args: argparse.Namespace) -> int:
     if args.list:
-        items = pending(app)
+        items = pending(app, prune=True)
         if args.json:
             from jamgate_server.review.site import held_view
             print(json.dumps([held_view(h) for h in items], ensure_ascii=False, indent=1))
@@ -62,6 +62,7 @@ def run_review(app: App, args: argparse.Namespace) -> int:
 
     starlette, sessions = local_site(app)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # no delayed-ACK stall
     sock.bind((LOOPBACK, args.port or 0))
     port = sock.getsockname()[1]
     url = f"http://{LOOPBACK}:{port}/review/login?once={sessions.one_time_code()}"

@@ -96,13 +96,15 @@ def queue_of(store: Any) -> ReviewQueue | None:
     return store if isinstance(inner, ReviewQueue) else None
 
 
-def pending(app: Application, limit: int = LIST_LIMIT) -> list[Held]:
-    """The live pending items, oldest first (expired ones are dropped first)."""
+def pending(app: Application, limit: int = LIST_LIMIT, prune: bool = False) -> list[Held]:
+    """The live pending items, oldest first; with `prune`, expired ones are dropped first
+    (a write: the page only reads, the holder and `jamgate review --list` prune)."""
     queue = queue_of(app.store)
     if queue is None:
         return []
     now = time.time()
-    queue.pending_prune(now)
+    if prune:
+        queue.pending_prune(now)
     return [read(item) for item in queue.pending_list(now, limit)]
 
 
@@ -118,7 +120,9 @@ class QueueHolder:
         kind = held_kind(verdict, redact, origin)
         if kind is None:
             return
-        item = make_item(verdict, candidate, kind, self.hold_days, time.time())
+        now = time.time()
+        self.queue.pending_prune(now)
+        item = make_item(verdict, candidate, kind, self.hold_days, now)
         self.queue.pending_put(item)
         days = f"{self.hold_days:g}"
         what = ("it was saved, and the user may keep or discard it" if kind == "unsure" else
