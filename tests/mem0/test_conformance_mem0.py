@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from mem0_helpers import HashEmbedder
 
+from jamgate_adapters.stores.kit.pending_conformance import ReviewQueueConformance
 from jamgate_core.contracts import Store
 from jamgate_core.testing import StoreConformance, StoreFactory, build_store
 
@@ -15,7 +16,7 @@ pytest_plugins = ["jamgate_core.testing"]
 pytestmark = pytest.mark.slow
 
 
-class TestMem0StoreConformance(StoreConformance):
+class TestMem0StoreConformance(StoreConformance, ReviewQueueConformance):
     @pytest.fixture
     def make_store(self) -> StoreFactory:
         def make(home: Path) -> Store:

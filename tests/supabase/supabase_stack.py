@@ -194,7 +194,8 @@ http {{
 
     def reset(self) -> None:
         """Empty every Jamgate table (between tests)."""
-        self.psql("truncate jamgate_memories, jamgate_oauth_secrets, jamgate_oauth_clients;")
+        self.psql("truncate jamgate_memories, jamgate_oauth_secrets, jamgate_oauth_clients, "
+                  "jamgate_pending;")
 
     def stop(self) -> None:
         for process in reversed(self.processes):

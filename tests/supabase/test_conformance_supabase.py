@@ -7,13 +7,14 @@ from typing import Any
 import pytest
 from supabase_stack import Stack
 
+from jamgate_adapters.stores.kit.pending_conformance import ReviewQueueConformance
 from jamgate_core.testing import StoreConformance, StoreSpec
 
 pytest_plugins = ["jamgate_core.testing"]
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
-class TestSupabaseStoreConformance(StoreConformance):
+class TestSupabaseStoreConformance(StoreConformance, ReviewQueueConformance):
     @pytest.fixture
     def store_spec(self, clean_stack: Stack) -> StoreSpec:
         options: dict[str, Any] = {"url": clean_stack.url, "key": clean_stack.service_key}

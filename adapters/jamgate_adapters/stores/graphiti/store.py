@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from jamgate_adapters.stores.graphiti.groups import PREFIX_PATTERN, decode_group, encode_scope
+from jamgate_adapters.stores.graphiti.pending import GraphitiPending
 from jamgate_adapters.stores.kit.invariants import check_invariants, invariant_problems
 from jamgate_adapters.stores.kit.lexical import query_terms
 from jamgate_adapters.stores.kit.paging import check_list_args, decode_cursor, page_of
@@ -69,7 +70,7 @@ INSTALL = "pip install 'jamgate[graphiti]'"
 MAX_QUERY_TERMS = 64  # Graphiti drops a FalkorDB fulltext query of 128+ tokens entirely
 
 
-class GraphitiStore:
+class GraphitiStore(GraphitiPending):
     """Memories as fact edges of a Graphiti knowledge graph on FalkorDB."""
 
     class Options(BaseModel):

@@ -36,6 +36,7 @@ from jamgate_adapters.stores.kit.paging import check_list_args, decode_cursor, p
 from jamgate_adapters.stores.kit.ranking import QueryHints, diversify, fuse, ranked
 from jamgate_adapters.stores.supabase.auth import SupabaseAuthState
 from jamgate_adapters.stores.supabase.cli import schema_sql
+from jamgate_adapters.stores.supabase.pending import SupabasePending
 from jamgate_core.contracts import (
     CROSS_PROCESS,
     DURABLE,
@@ -105,7 +106,7 @@ def _tsquery(query: str) -> str | None:
     return " | ".join(dict.fromkeys(parts)) or None
 
 
-class SupabaseStore(SupabaseAuthState):
+class SupabaseStore(SupabaseAuthState, SupabasePending):
     """Memories in Postgres behind PostgREST, reached with supabase-py."""
 
     class Options(BaseModel):

@@ -68,15 +68,26 @@ create table if not exists jamgate_oauth_secrets (
 create index if not exists jamgate_oauth_grant on jamgate_oauth_secrets (grant_id);
 create index if not exists jamgate_oauth_expiry on jamgate_oauth_secrets (expires_at);
 
+-- The review queue (D-155): candidates held for the person, apart from the memories.
+create table if not exists jamgate_pending (
+    id text primary key,
+    scope text not null,
+    created_at double precision not null,
+    expires_at double precision not null,
+    data text not null
+);
+create index if not exists jamgate_pending_expiry on jamgate_pending (expires_at);
+
 -- Row-level security: on, with no policy, so only roles that bypass it (service_role) see rows.
 alter table jamgate_meta enable row level security;
 alter table jamgate_memories enable row level security;
 alter table jamgate_oauth_clients enable row level security;
 alter table jamgate_oauth_secrets enable row level security;
-revoke all on jamgate_meta, jamgate_memories, jamgate_oauth_clients, jamgate_oauth_secrets
-    from anon, authenticated;
-grant all on jamgate_meta, jamgate_memories, jamgate_oauth_clients, jamgate_oauth_secrets
-    to service_role;
+alter table jamgate_pending enable row level security;
+revoke all on jamgate_meta, jamgate_memories, jamgate_oauth_clients, jamgate_oauth_secrets,
+    jamgate_pending from anon, authenticated;
+grant all on jamgate_meta, jamgate_memories, jamgate_oauth_clients, jamgate_oauth_secrets,
+    jamgate_pending to service_role;
 grant usage, select on sequence jamgate_memories_seq_seq to service_role;
 
 create or replace function jamgate_schema_version() returns int
