@@ -124,9 +124,8 @@ def _same_origin(request: Request) -> bool:
 
 def _local_path(target: str) -> str:
     """A redirect target kept inside the page (anything else goes to the queue)."""
-    path = urlsplit(target).path
-    return target if path in {PREFIX + v for v in VIEWS} and not target.startswith("//") \
-        else PREFIX
+    local = target.startswith("/") and not target.startswith(("//", "/\\"))
+    return target if local and urlsplit(target).path in {PREFIX + v for v in VIEWS} else PREFIX
 
 
 class ReviewSite:
@@ -156,18 +155,14 @@ class ReviewSite:
 
     # ---- answers --------------------------------------------------------------------------
 
-    def _html(self, name: str, code: int = 200, cookie: str | None = None,
-              **context: Any) -> HTMLResponse:
+    def _html(self, name: str, code: int = 200, **context: Any) -> HTMLResponse:
         body = self.templates.get_template(f"{name}.html").render(prefix=PREFIX, **context)
-        response = HTMLResponse(body, status_code=code, headers=HEADERS)
-        if cookie is not None:
-            self._set_cookie(response, cookie)
-        return response
+        return HTMLResponse(body, status_code=code, headers=HEADERS)
 
-    def _set_cookie(self, response: Response, cookie: str) -> None:
+    def _set_cookie(self, response: Response, cookie: str, secure: bool = False) -> None:
+        """`secure` when the request came over HTTPS (the proxy's X-Forwarded-Proto)."""
         response.set_cookie(COOKIE, cookie, max_age=int(self.sessions.seconds), path=PREFIX,
-                            httponly=True, samesite="strict",
-                            secure=False)  # TLS ends at the proxy: the cookie rides both
+                            httponly=True, samesite="strict", secure=secure)
 
     def _refuse(self, status: int, message: str) -> HTMLResponse:
         headers = {"WWW-Authenticate": 'Bearer realm="jamgate"'} if status == 401 else None
@@ -197,7 +192,7 @@ class ReviewSite:
         if request.method == "GET":
             code = request.query_params.get("once", "")
             if code and self.sessions.redeem(code):
-                return self._signed_in(self.sessions.issue())
+                return self._signed_in(request, self.sessions.issue())
             return self._refuse(401, "Sign in with the server's token." if not code else
                                 "This sign-in link was already used or is wrong: run "
                                 "`jamgate review` again.")
@@ -206,12 +201,12 @@ class ReviewSite:
         form = await request.form()
         token = str(form.get("token", ""))
         if self.check_token is not None and token and await self.check_token(token):
-            return self._signed_in(self.sessions.issue())
+            return self._signed_in(request, self.sessions.issue())
         return self._refuse(401, "That token is not accepted.")
 
-    def _signed_in(self, cookie: str) -> Response:
+    def _signed_in(self, request: Request, cookie: str) -> Response:
         response = RedirectResponse(PREFIX, status_code=303, headers=HEADERS)
-        self._set_cookie(response, cookie)
+        self._set_cookie(response, cookie, request.url.scheme == "https")
         return response
 
     # ---- pages ----------------------------------------------------------------------------
@@ -223,12 +218,15 @@ class ReviewSite:
                 return self._refuse(401, "Sign in to review your memory.")
             context = getattr(self, f"_{view}")(request)
             last = self.reviewer.last
-            return self._html(view, cookie=cookie if fresh else None, view=view,
+            response = self._html(view, view=view,
                               csrf=self.sessions.csrf(cookie), undo=last.label if last else None,
                               message=request.query_params.get("msg", ""),
                               here=str(request.url.path) + (f"?{request.url.query}"
                                                             if request.url.query else ""),
                               **context)
+            if fresh:
+                self._set_cookie(response, cookie, request.url.scheme == "https")
+            return response
         return render
 
     def _queue(self, request: Request) -> dict[str, Any]:
