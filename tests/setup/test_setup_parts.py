@@ -54,7 +54,7 @@ def test_config_paths(platform: str, env: dict[str, str], expected: dict[str, st
 
 
 def test_every_client_has_a_path_and_a_detect_folder_everywhere() -> None:
-    assert len(CLIENTS) == 11
+    assert len(CLIENTS) == 12
     for row in CLIENTS:
         for platform in ("linux", "darwin", "win32"):
             assert row.paths.get(platform) and row.detect.get(platform), (row.id, platform)
@@ -213,21 +213,110 @@ def test_json_replacing_keeps_neighbours_byte_for_byte() -> None:
 
 
 @pytest.mark.parametrize(("text", "reason"), [
-    ('// hi\n{"a": 1}', "JSON with comments"),
-    ('{"a": 1,}', "trailing commas"),
     ('{"a": ', "not valid JSON"),
+    ('{"a": 1 /* open', "not valid JSON"),
     ('[]', "not an object"),
     ('{"mcpServers": null}', '"mcpServers" is a JSON NoneType'),
     ('{"mcpServers": {"jamgate": {}, "jamgate": {}}}', "appears 2 times"),
+    ('{"mcpServers": {"jamgate": {}, /* x */ "jamgate": {},}}', "appears 2 times"),
 ])
 def test_json_refusals_say_why(text: str, reason: str) -> None:
     with pytest.raises(Unreadable, match=reason):
         jsonedit.set_entry(text, "mcpServers", "jamgate", ENTRY)
 
 
-def test_jsonc_is_still_readable_for_status() -> None:
+def test_jsonc_is_readable() -> None:
     assert jsonedit.parse_lenient('{\n // c\n "a": "x//y", /* b */ "b": [1,],\n}') == {
         "a": "x//y", "b": [1]}
+    assert jsonedit.parse('{"a": "1,}", "b": "/* no */",}') == {"a": "1,}", "b": "/* no */"}
+
+
+# A user's JSONC file, and the bytes it must keep around each kind of edit.
+JSONC_VSCODE = """// Servers Copilot may start.
+{
+\t// my servers
+\t"servers": {
+\t\t"docs": {"type": "stdio", "command": "npx", "args": ["docs"]}, // keep me here
+\t},
+\t/* inputs:
+\t   none yet */
+\t"inputs": [],
+}
+"""
+JSONC_ZED = """// Zed settings
+//
+// For information on how to configure Zed, see the Zed documentation.
+{
+  "theme": "One Dark", // the dark one
+  "ui_font_size": 16 /* px */
+}
+"""
+JSONC_EMPTY_WITH_COMMENT = """{
+  "mcp": {
+    // add servers here
+  }
+}
+"""
+
+
+@pytest.mark.parametrize(("text", "container", "expected"), [
+    (JSONC_VSCODE, "servers", """// Servers Copilot may start.
+{
+\t// my servers
+\t"servers": {
+\t\t"docs": {"type": "stdio", "command": "npx", "args": ["docs"]}, // keep me here
+\t\t"jamgate": {
+\t\t\t"command": "/v/bin/jamgate",
+\t\t\t"args": [
+\t\t\t\t"serve"
+\t\t\t]
+\t\t},
+\t},
+\t/* inputs:
+\t   none yet */
+\t"inputs": [],
+}
+"""),
+    (JSONC_ZED, "context_servers", """// Zed settings
+//
+// For information on how to configure Zed, see the Zed documentation.
+{
+  "theme": "One Dark", // the dark one
+  "ui_font_size": 16, /* px */
+  "context_servers": {
+    "jamgate": {
+      "command": "/v/bin/jamgate",
+      "args": [
+        "serve"
+      ]
+    }
+  }
+}
+"""),
+    (JSONC_EMPTY_WITH_COMMENT, "mcp", """{
+  "mcp": {
+    // add servers here
+    "jamgate": {
+      "command": "/v/bin/jamgate",
+      "args": [
+        "serve"
+      ]
+    }
+  }
+}
+"""),
+])
+def test_jsonc_edit_keeps_every_byte_outside_the_entry(text: str, container: str,
+                                                       expected: str) -> None:
+    result = jsonedit.set_entry(text, container, "jamgate", ENTRY)
+    assert result == expected
+    assert jsonedit.set_entry(result, container, "jamgate", ENTRY) == result
+    replaced = jsonedit.set_entry(result, container, "jamgate", {"command": "uvx"})
+    start = result.index('"jamgate": ') + len('"jamgate": ')
+    end = result.index("}", result.index('"serve"')) + 1  # the end of our entry
+    assert replaced.startswith(result[:start]) and replaced.endswith(result[end:])
+    assert jsonedit.parse(replaced[start:len(replaced) - len(result) + end]) == {
+        "command": "uvx"}
 
 
 # ---- TOML ----------------------------------------------------------------------------------

@@ -30,9 +30,10 @@ def jamgate_register_commands(register: Register) -> None:
         "setup", help="wire every MCP client on this machine to Jamgate",
         description="Add a jamgate entry to the MCP configuration of every installed client "
                     "(Claude Code, Claude Desktop, Cursor, Windsurf, Gemini CLI, VS Code, "
-                    "Cline, Roo Code, OpenCode, Zed, Codex CLI). Idempotent; each changed "
-                    "file is first copied to <file>.jamgate-backup; other servers and keys are "
-                    "never touched.", func=run_setup_command, json=True)
+                    "Cline, the Cline CLI, Roo Code, OpenCode, Zed, Codex CLI). Idempotent; "
+                    "each changed file is first copied to <file>.jamgate-backup; other "
+                    "servers, keys and comments are never touched.",
+        func=run_setup_command, json=True)
     setup.add_argument("--dry-run", action="store_true",
                        help="write nothing; show what would change")
     setup.add_argument("--force", action="store_true",
