@@ -147,6 +147,15 @@ class ToolSpec:
     input_schema: dict[str, Any]
     output: type[BaseModel]
     handler: Handler
+    annotations: types.ToolAnnotations | None = None
+
+
+def _hints(title: str, *, read_only: bool = False, destructive: bool = False,
+           idempotent: bool = False) -> types.ToolAnnotations:
+    """MCP tool annotations; every tool works on this memory only (a closed world)."""
+    return types.ToolAnnotations(title=title, read_only_hint=read_only,
+                                 destructive_hint=destructive, idempotent_hint=idempotent,
+                                 open_world_hint=False)
 
 
 TOOLS = (
@@ -155,22 +164,28 @@ TOOLS = (
              "is worth remembering across sessions (identity, preferences, projects, lasting "
              "state). Returns a verdict (saved, superseded, duplicate, conflict, "
              "possible_duplicate, rejected) with a reason to act on.",
-             SAVE_SCHEMA, Verdict, _save),
+             SAVE_SCHEMA, Verdict, _save,
+             # Additive: a superseded record stays (marked); the same save twice is a duplicate.
+             _hints("Save a memory", idempotent=True)),
     ToolSpec("check_memory",
              "Dry run of save_memory: the verdict a save would get. Writes nothing.",
-             SAVE_SCHEMA, Verdict, _check),
+             SAVE_SCHEMA, Verdict, _check, _hints("Check a memory", read_only=True,
+                                                   idempotent=True)),
     ToolSpec("recall_memory",
              "Recall stored memories about the user relevant to a query (empty query: the "
              "most recent). Call it at the start of a task.",
-             RECALL_SCHEMA, RecallResult, _recall),
+             RECALL_SCHEMA, RecallResult, _recall,
+             _hints("Recall memories", read_only=True, idempotent=True)),
     ToolSpec("forget_memory",
              "Delete one memory by the id recall_memory printed (or an unambiguous prefix of "
              "8+ characters), in the scope it was recalled from.",
-             FORGET_SCHEMA, ForgetResult, _forget),
+             FORGET_SCHEMA, ForgetResult, _forget,
+             _hints("Forget a memory", destructive=True, idempotent=True)),
     ToolSpec("list_memories",
              "List memories in a scope, newest first, page by page; status active (default), "
              "superseded, expired or all.",
-             LIST_SCHEMA, ListResult, _list),
+             LIST_SCHEMA, ListResult, _list,
+             _hints("List memories", read_only=True, idempotent=True)),
 )
 
 
@@ -219,7 +234,8 @@ def build_server(app: App, *, origin: str = "mcp",
     ) -> types.ListToolsResult:
         return types.ListToolsResult(tools=[
             types.Tool(name=spec.name, description=spec.description,
-                       input_schema=spec.input_schema,
+                       input_schema=spec.input_schema, annotations=spec.annotations,
+                       title=spec.annotations.title if spec.annotations else None,
                        output_schema=spec.output.model_json_schema()
                        if spec.output.model_fields else None)
             for spec in tools.values()
@@ -255,6 +271,14 @@ def build_server(app: App, *, origin: str = "mcp",
             name=profile.PROFILE_NAME, title=profile.PROFILE_TITLE, uri=profile.PROFILE_URI,
             description=profile.PROFILE_DESCRIPTION, mime_type=profile.PROFILE_MIME)])
 
+    async def list_resource_templates(
+        ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListResourceTemplatesResult:
+        return types.ListResourceTemplatesResult(resource_templates=[types.ResourceTemplate(
+            name=profile.PROFILE_SCOPED_NAME, title=profile.PROFILE_SCOPED_TITLE,
+            uri_template=profile.PROFILE_TEMPLATE, description=profile.PROFILE_SCOPED_DESCRIPTION,
+            mime_type=profile.PROFILE_MIME)])
+
     async def read_resource(
         ctx: ServerRequestContext[Any, Any], params: types.ReadResourceRequestParams
     ) -> types.ReadResourceResult:
@@ -273,6 +297,7 @@ def build_server(app: App, *, origin: str = "mcp",
         "jamgate", version=__version__, instructions=INSTRUCTIONS,
         on_list_tools=list_tools, on_call_tool=call_tool,
         on_list_resources=list_resources, on_read_resource=read_resource,
+        on_list_resource_templates=list_resource_templates,
     )
 
 
