@@ -9,7 +9,7 @@ never on the event loop, with a per-store concurrency limit.
 from __future__ import annotations
 
 import json
-import sys
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
@@ -28,6 +28,8 @@ from jamgate_core.app import LIST_CAP, RECALL_CAP, App
 from jamgate_core.errors import JamgateError, NotFound
 from jamgate_core.models import ClientInfo, ForgetResult, ListResult, RecallResult, Verdict
 from jamgate_server import profile
+
+_log = logging.getLogger(__name__)
 
 CLIENT_INFO_META = "io.modelcontextprotocol/clientInfo"
 STORE_CONCURRENCY = 4
@@ -256,7 +258,7 @@ def build_server(app: App, *, origin: str = "mcp",
         except JamgateError as exc:
             return _error(f"{spec.name} failed: {exc}")
         except Exception as exc:  # the server must survive anything a tool call does
-            print(f"jamgate: {spec.name} crashed: {exc!r}", file=sys.stderr)
+            _log.error(f"{spec.name} crashed: {exc!r}")
             return _error(f"{spec.name} failed with an internal error ({type(exc).__name__}). "
                           "Nothing was changed. Please report this.")
         return types.CallToolResult(
