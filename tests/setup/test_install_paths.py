@@ -22,28 +22,8 @@ from mcp.client.stdio import StdioServerParameters
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
-WHEELHOUSE = ROOT / ".cache" / "wheelhouse"
 BIN = Path(sys.prefix) / "bin"
 BASE_PYTHON = os.path.realpath(getattr(sys, "_base_executable", sys.executable))
-
-
-def fill_wheelhouse(wheel: Path) -> Path:
-    """The wheel's dependencies (with the semantic extra) as files: offline when already
-    there, else from pip's configured index and cache."""
-    pip = [sys.executable, "-m", "pip", "download", "--quiet", "--dest", str(WHEELHOUSE),
-           f"{wheel}[semantic]"]
-    offline = subprocess.run([*pip, "--no-index", "--find-links", str(WHEELHOUSE)],
-                             capture_output=True, text=True, timeout=600, check=False)
-    if offline.returncode != 0:
-        subprocess.run(pip, check=True, capture_output=True, text=True, timeout=900)
-    for copy in WHEELHOUSE.glob("jamgate-*"):
-        copy.unlink()  # only the wheel under test provides jamgate
-    return WHEELHOUSE
-
-
-@pytest.fixture(scope="module")
-def wheelhouse(wheel: Path) -> Path:
-    return fill_wheelhouse(wheel)
 
 
 def offline_env(home: Path, wheelhouse: Path) -> dict[str, str]:

@@ -350,3 +350,21 @@ def test_a_file_that_cannot_be_read_is_an_error_for_that_client_only(run: Run,
     assert done.returncode == 1
     assert outcomes(report)["gemini-cli"] == "error"
     assert outcomes(report)["codex"] == "configured"
+
+
+def test_the_cursor_link_installs_what_setup_writes(run: Run, empty_home: Path) -> None:
+    from jamgate_commands.clients.deeplink import parse_cursor_link
+
+    (empty_home / ".cursor").mkdir()
+    before = snapshot(empty_home)
+    done = run(empty_home, "setup", "--cursor-link")
+    assert done.returncode == 0, done.stderr
+    assert snapshot(empty_home) == before  # a link changes nothing
+    name, linked = parse_cursor_link(done.stdout.strip())
+    run_json(run, empty_home, "setup", "--client", "cursor")
+    assert (name, linked) == ("jamgate", entry(empty_home, "cursor"))
+    remote = run(empty_home, "setup", "--cursor-link", "--remote", "https://m.example.com/mcp",
+                 JAMGATE_TOKEN="never-in-a-link-0123456789")
+    assert "never-in-a-link" not in remote.stdout
+    assert parse_cursor_link(remote.stdout.splitlines()[0])[1] == {
+        "url": "https://m.example.com/mcp"}

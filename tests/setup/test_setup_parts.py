@@ -348,3 +348,33 @@ def test_toml_new_table_goes_with_the_other_servers() -> None:
                       '[mcp_servers.jamgate]\ncommand = "/v/bin/jamgate"\nargs = ["serve"]\n\n'
                       '[profiles.x]\nmodel = "o3"\n')
     assert tomllib.loads(result)["profiles"] == {"x": {"model": "o3"}}
+
+
+# ---- the "Add to Cursor" link ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("entry", [
+    ENTRY, {"command": "uvx", "args": ["--from", "/w/jamgate 0.1.whl[semantic]", "jamgate",
+                                       "serve"]},
+    {"url": "https://memory.example.com/mcp?x=1&y=é"},
+])
+@pytest.mark.parametrize("web", [False, True])
+def test_a_cursor_link_round_trips(entry: dict[str, object], web: bool) -> None:
+    from jamgate_commands.clients.deeplink import cursor_link, parse_cursor_link
+
+    link = cursor_link("jamgate", entry, web=web)
+    assert link.startswith("https://cursor.com/install-mcp?" if web else
+                           "cursor://anysphere.cursor-deeplink/mcp/install?")
+    assert parse_cursor_link(link) == ("jamgate", entry)
+
+
+def test_a_cursor_link_refuses_headers_and_garbage() -> None:
+    from jamgate_commands.clients.deeplink import cursor_link, parse_cursor_link
+
+    with pytest.raises(ValueError, match="token"):
+        cursor_link("jamgate", {"url": "https://m/mcp", "headers": {"Authorization": "B t"}})
+    for bad in ("https://example.com/install-mcp?name=a&config=e30=",
+                "cursor://anysphere.cursor-deeplink/mcp/install?name=a&config=!!",
+                "cursor://anysphere.cursor-deeplink/mcp/install?name=a&config=W10="):
+        with pytest.raises(ValueError):
+            parse_cursor_link(bad)
