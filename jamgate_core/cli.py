@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -20,6 +22,7 @@ if TYPE_CHECKING:
     from jamgate_core.app import App
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
+LOG_LEVELS = ("debug", "info", "warning", "error")
 
 Command = Callable[[argparse.Namespace], int]
 AppCommand = Callable[["App", argparse.Namespace], int]
@@ -73,6 +76,8 @@ def build_parser(with_plugins: bool = True) -> argparse.ArgumentParser:
                     "path. Agents reach it over MCP: run `jamgate serve` from your MCP client.",
     )
     parser.add_argument("--version", action="version", version=f"jamgate {__version__}")
+    parser.add_argument("--log-level", type=str.lower, choices=LOG_LEVELS, help=(
+        "diagnostics on stderr from this level up (default $JAMGATE_LOG_LEVEL, else warning)"))
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     if with_plugins:
         _plugin_commands(sub)
@@ -90,7 +95,7 @@ def _plugin_commands(sub: Any) -> None:
         for name, plugin in hook_plugins():
             pm.register(plugin, name=f"{PLUGINS}:{name}")
     except JamgateError as exc:
-        print(f"jamgate: {exc}", file=sys.stderr)
+        print(f"jamgate: {exc}", file=sys.stderr)  # before logging is set up: always shown
         return
     hooks = Hooks(pm)
     hooks.register_commands(Registrar(sub), sub)
@@ -101,12 +106,20 @@ def _plugin_commands(sub: Any) -> None:
     hooks.register_benchmarks(Registrar(benchmarks), benchmarks)
 
 
+def configure_logging(level: str | None) -> None:
+    """Diagnostics to stderr from `level` up (else warning); below it with time, level, logger."""
+    name = level.strip().upper() if level and level.strip().lower() in LOG_LEVELS else "WARNING"
+    head = "%(asctime)s %(levelname)s %(name)s: " if name in ("DEBUG", "INFO") else "jamgate: "
+    logging.basicConfig(level=name, stream=sys.stderr, format=head + "%(message)s", force=True)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     from jamgate_core.errors import ConfigError, InvalidArgument, JamgateError, PluginError
 
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(with_plugins=argv[:1] != ["--version"])
     args = parser.parse_args(argv)
+    configure_logging(args.log_level or os.environ.get("JAMGATE_LOG_LEVEL"))
     if not getattr(args, "func", None):
         parser.print_help()
         return EXIT_OK
@@ -114,19 +127,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         code: int = args.func(args)
         return code
     except BrokenPipeError:  # `jamgate … | head` closed the pipe: not an error of ours
-        import os
-
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
-    except InvalidArgument as exc:
-        print(f"jamgate {args.command}: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    except (ConfigError, PluginError) as exc:
-        print(f"jamgate: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    except JamgateError as exc:
-        print(f"jamgate {args.command}: {exc}", file=sys.stderr)
-        return EXIT_ERROR
+    except JamgateError as exc:  # the command's own answer, not a diagnostic: printed
+        setup = isinstance(exc, (ConfigError, PluginError))  # no command ran: no name
+        print(f"jamgate{'' if setup else ' ' + args.command}: {exc}", file=sys.stderr)
+        return EXIT_USAGE if setup or isinstance(exc, InvalidArgument) else EXIT_ERROR
 
 
 if __name__ == "__main__":

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import sys
 from collections.abc import Callable, Generator
 from typing import TYPE_CHECKING, Any
 
@@ -145,4 +144,4 @@ class Hooks:
 
 
 def _report(impl: Any, hook: str, exc: BaseException) -> None:
-    print(f"jamgate: {impl.plugin_name} failed in {hook}: {exc!r}", file=sys.stderr)
+    logging.getLogger(__name__).error("%s failed in %s: %r", impl.plugin_name, hook, exc)

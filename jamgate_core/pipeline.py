@@ -14,12 +14,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from jamgate_core.contracts import Embedder, Preconditions, Store, WritePlan
-from jamgate_core.errors import (
-    InvalidArgument,
-    PreconditionFailed,
-    StoreError,
-    StoreUnavailable,
-)
+from jamgate_core.errors import InvalidArgument, PreconditionFailed, StoreError, StoreUnavailable
 from jamgate_core.models import (
     Candidate,
     MemoryRecord,

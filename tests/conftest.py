@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+WHEELHOUSE = ROOT / ".cache" / "wheelhouse"
 
 
 @pytest.fixture(autouse=True)
@@ -26,3 +31,33 @@ def jamgate_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Pa
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
+
+
+@pytest.fixture(scope="session")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The wheel built from the working tree, once per session."""
+    out = tmp_path_factory.mktemp("dist")
+    subprocess.run([sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir",
+                    str(out), str(ROOT)], check=True, capture_output=True, text=True, timeout=600)
+    (built,) = out.glob("jamgate-*.whl")
+    return built
+
+
+def fill_wheelhouse(wheel: Path) -> Path:
+    """The wheel's dependencies (with the semantic extra) as files: offline when already
+    there, else from pip's configured index and cache."""
+    pip = [sys.executable, "-m", "pip", "download", "--quiet", "--dest", str(WHEELHOUSE),
+           f"{wheel}[semantic]"]
+    offline = subprocess.run([*pip, "--no-index", "--find-links", str(WHEELHOUSE)],
+                             capture_output=True, text=True, timeout=600, check=False)
+    if offline.returncode != 0:
+        subprocess.run(pip, check=True, capture_output=True, text=True, timeout=900)
+    for copy in WHEELHOUSE.glob("jamgate-*"):
+        copy.unlink()  # only the wheel under test provides jamgate
+    return WHEELHOUSE
+
+
+@pytest.fixture(scope="session")
+def wheelhouse(wheel: Path) -> Path:
+    """A folder of wheels for offline installs of the built wheel (with the semantic extra)."""
+    return fill_wheelhouse(wheel)

@@ -143,3 +143,13 @@ def test_expired_and_compact(monkeypatch: pytest.MonkeyPatch) -> None:
     assert json.loads(jamgate("expired", "--json").stdout)["expired"] == []
     listed = json.loads(jamgate("list", "--status", "all", "--json").stdout)
     assert [m["text"] for m in listed["memories"]] == ["Jam likes long train journeys"]
+
+
+def test_the_log_level_is_a_global_option(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "jamgate_core.cli", "--log-level", "loud",
+                           "status"], capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 2 and "--log-level" in done.stderr and "debug" in done.stderr
+    ok = subprocess.run([sys.executable, "-m", "jamgate_core.cli", "--log-level", "DEBUG",
+                         "doctor"], capture_output=True, text=True, timeout=120, check=False,
+                        env={**os.environ, "HOME": str(tmp_path)})
+    assert ok.returncode == 0, ok.stderr

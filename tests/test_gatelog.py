@@ -179,7 +179,7 @@ def test_the_file_is_rotated_only_once_it_reaches_the_cap(log_path: Path) -> Non
 
 
 def test_an_unwritable_location_warns_once_and_never_raises(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("a file where a folder should be")
@@ -191,8 +191,9 @@ def test_an_unwritable_location_warns_once_and_never_raises(
             MemoryRecord(id="r1", text="t", created_at=utcnow(), updated_at=utcnow()), "mcp"
         )
 
-    err = capsys.readouterr().err
-    assert len(err.strip().splitlines()) == 1
+    warnings = [r for r in caplog.records if r.levelname == "WARNING"]
+    assert len(warnings) == 1
+    err = warnings[0].getMessage()
     assert "gate log" in err and str(blocker / "gate.log") in err
 
 

@@ -152,11 +152,10 @@ def test_starting_twice_keeps_one_writer(home: Path, tmp_path: Path) -> None:
 
 
 def test_a_log_failure_never_fails_a_save(home: Path, tmp_path: Path,
-                                          capsys: pytest.CaptureFixture[str]) -> None:
+                                          caplog: pytest.LogCaptureFixture) -> None:
     blocker = tmp_path / "blocker"
     blocker.write_text("")
     _app, hooks = started(blocker)  # the log's folder is a file
     save(hooks)
     save(hooks)
-    err = capsys.readouterr().err
-    assert err.count("cannot write the gate log") == 1
+    assert caplog.text.count("cannot write the gate log") == 1

@@ -79,15 +79,6 @@ class FreshInstall:
 
 
 @pytest.fixture(scope="module")
-def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("dist")
-    subprocess.run([sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir",
-                    str(out), str(ROOT)], check=True, capture_output=True, text=True, timeout=600)
-    (built,) = out.glob("jamgate-*.whl")
-    return built
-
-
-@pytest.fixture(scope="module")
 def fresh(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> FreshInstall:
     base = tmp_path_factory.mktemp("fresh")
     venv = base / "venv"

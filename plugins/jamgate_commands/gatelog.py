@@ -26,9 +26,9 @@ import argparse
 import contextlib
 import hashlib
 import json
+import logging
 import os
 import re
-import sys
 import uuid
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -39,6 +39,8 @@ from jamgate_core.files import fsync_dir, make_private_dir, open_private
 from jamgate_core.hooks import Hooks
 from jamgate_core.hookspecs import hookimpl
 from jamgate_core.models import DEFAULT_SCOPE, canonical_scope, iso, text_key, utcnow
+
+_log = logging.getLogger(__name__)
 
 try:
     import fcntl
@@ -358,17 +360,16 @@ class GateLog:
                         os.unlink(orphan)
                 return sum(_rewrite(part, record) for part in (self.rotated_path, self.path))
         except OSError as exc:
-            print(f"jamgate: could not erase the forgotten memory's text from the gate log "
-                  f"{self.path} ({exc.strerror or exc}); the memory itself is forgotten.",
-                  file=sys.stderr)
+            _log.warning(f"could not erase the forgotten memory's text from the gate log "
+                         f"{self.path} ({exc.strerror or exc}); the memory itself is forgotten.")
             return 0
 
     def _warn(self, exc: OSError) -> None:
         if not self._warned:
             self._warned = True
             reason = exc.strerror or str(exc)
-            print(f"jamgate: cannot write the gate log {self.path} ({reason}); "
-                  "saves are unaffected.", file=sys.stderr)
+            _log.warning(f"cannot write the gate log {self.path} ({reason}); "
+                         "saves are unaffected.")
 
     def _rotate_if_full(self) -> None:
         if not self._full():

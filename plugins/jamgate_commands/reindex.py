@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from jamgate_core.contracts import Embedder, Reindexable
 from jamgate_core.errors import ConfigError, JamgateError
 from jamgate_core.hookspecs import hookimpl
+from jamgate_core.version import install_command
 
 if TYPE_CHECKING:
     from jamgate_core.contracts import Register
@@ -102,7 +103,7 @@ def run_reindex(args: Any) -> int:
         if app.embedder is None:
             raise ConfigError(
                 "no embedder is configured, so there is nothing to reindex with. Install the "
-                "semantic extra (pip install 'jamgate[semantic]') or set JAMGATE_EMBEDDER.")
+                f"semantic extra ({install_command('semantic')}) or set JAMGATE_EMBEDDER.")
         if not isinstance(app.store, Reindexable):
             raise JamgateError(
                 f"the {app.store_name} store cannot store vectors for existing records "

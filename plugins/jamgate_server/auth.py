@@ -26,9 +26,9 @@ from __future__ import annotations
 
 import hmac
 import json
+import logging
 import math
 import os
-import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
@@ -44,6 +44,8 @@ from jamgate_core.errors import ConfigError, JamgateError
 from jamgate_core.hooks import Hooks
 from jamgate_core.settings import Settings
 from jamgate_server.limits import FailureThrottle, HttpLimits, client_key, retry_after
+
+_log = logging.getLogger(__name__)
 
 REALM = "jamgate"
 STATIC_PRINCIPAL = "owner"
@@ -339,7 +341,7 @@ class GuardMiddleware:
         try:
             user = await self.authenticator.identify(headers)
         except JamgateError as exc:  # the OAuth state cannot be read: say so, never a 500
-            print(f"jamgate: cannot check an issued token: {exc}", file=sys.stderr)
+            _log.warning(f"cannot check an issued token: {exc}")
             await send_reply(send, error_reply(
                 path, 503, "auth_state_unavailable",
                 f"this server cannot check issued tokens right now: {exc}", rpc_code=-32603))
@@ -350,9 +352,8 @@ class GuardMiddleware:
                 key = client_key(scope)
                 locked, started = self.throttle.fail(key)
                 if started:
-                    print(f"jamgate: {self.throttle.free} wrong bearer tokens from {key}: its "
-                          f"wrong tokens get 429 for {retry_after(locked)} s (doubling on).",
-                          file=sys.stderr)
+                    _log.warning(f"{self.throttle.free} wrong bearer tokens from {key}: its "
+                                 f"wrong tokens get 429 for {retry_after(locked)} s (doubling on).")
                 if locked:
                     await send_reply(send, error_reply(
                         path, 429, "too_many_attempts",

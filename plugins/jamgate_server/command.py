@@ -4,15 +4,19 @@ module; the transports are imported only when the command runs)."""
 from __future__ import annotations
 
 import argparse
+import logging
+import os
 import sys
 from typing import TYPE_CHECKING
 
 from jamgate_core import __version__
-from jamgate_core.cli import EXIT_OK
+from jamgate_core.cli import EXIT_OK, configure_logging
 from jamgate_core.hookspecs import hookimpl
 
 if TYPE_CHECKING:
     from jamgate_core.contracts import Application, Register
+
+_log = logging.getLogger(__name__)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -22,6 +26,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from jamgate_core.settings import load_settings
     from jamgate_server.mcp import serve_stdio
 
+    if not (getattr(args, "log_level", None) or os.environ.get("JAMGATE_LOG_LEVEL")):
+        configure_logging("info")  # a server says what it serves, and logs each request
     if args.http or load_settings().http:
         from jamgate_server.auth import require_token
         from jamgate_server.http import serve_http
@@ -36,11 +42,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         if sys.stdin.isatty():
             describe = app.describe()
-            print(
+            _log.info(
                 f"Jamgate {__version__}: serving MCP on stdio. Store: {describe['store']} at "
                 f"{describe['location']}. Waiting for an MCP client (Ctrl-C to stop); see the "
-                "README for the client snippet.", file=sys.stderr,
-            )
+                "README for the client snippet.")
         anyio.run(serve_stdio, app)
     except KeyboardInterrupt:
         pass

@@ -15,6 +15,7 @@ provenance for handshake-era clients.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import signal
 import sys
@@ -38,10 +39,13 @@ from jamgate_core import __version__
 from jamgate_core.app import App
 from jamgate_core.errors import ConfigError
 from jamgate_server import auth, oauth, rest
+from jamgate_server.access_log import AccessLogMiddleware
 from jamgate_server.connections import ConnectionGuard, fit_to_file_limit
 from jamgate_server.limits import FailureThrottle, HttpLimits
 from jamgate_server.mcp import build_server
 from jamgate_server.review import site as review
+
+_log = logging.getLogger(__name__)
 
 DEFAULT_PORT = 8420
 MCP_PATH = "/mcp"
@@ -242,6 +246,7 @@ def build_http_app(app: App, *, bind_host: str = "127.0.0.1",
         metadata_pointer=pointer if oauth_server else None,
         throttle=FailureThrottle(limits.auth_free_failures, limits.auth_lockout_max_seconds),
     )
+    starlette.add_middleware(AccessLogMiddleware)  # outermost: refusals are logged too
     return starlette
 
 
@@ -312,7 +317,7 @@ def resolve_port(cli_port: int | None, settings_port: int | None,
     if raw:
         if raw.isdigit() and int(raw) <= 65535:
             return int(raw), "$PORT"
-        print(f"jamgate: ignoring PORT={raw!r}: not a port number.", file=sys.stderr)
+        _log.warning(f"ignoring PORT={raw!r}: not a port number.")
     if settings_port is not None:
         return settings_port, "JAMGATE_PORT"
     return DEFAULT_PORT, "default"
@@ -328,28 +333,25 @@ def serve_http(app: App, *, host: str | None, port: int | None) -> int:
     try:
         asgi = build_http_app(app, bind_host=bind_host)
     except ConfigError as exc:
-        print(f"jamgate: {exc}", file=sys.stderr)
+        print(f"jamgate: {exc}", file=sys.stderr)  # the command's answer: it will not start
         return 1
     limits: HttpLimits = asgi.state.limits
     max_connections, backlog, warning = fit_to_file_limit(limits.max_connections)
     if warning:
-        print(f"jamgate: {warning}", file=sys.stderr)
+        _log.warning(f"{warning}")
     shown = f"[{bind_host}]" if ":" in bind_host else bind_host
     describe = app.describe()
     mode = "stateless" if settings.http_stateless else "stateful sessions"
-    print(
+    _log.info(
         f"Jamgate {__version__}: MCP on http://{shown}:{bind_port}{MCP_PATH} ({mode}), REST on "
         f"/v1/memory, port from {port_source}; bearer token required; terminate TLS at a "
-        f"reverse proxy. Store: {describe['store']} at {describe['location']}.",
-        file=sys.stderr,
-    )
+        f"reverse proxy. Store: {describe['store']} at {describe['location']}.")
     if settings.oauth:
-        print("OAuth 2.1 on: claude.ai and the Claude apps connect with the URL alone (the "
-              "consent page asks for JAMGATE_TOKEN once); JAMGATE_OAUTH=off turns it off.",
-              file=sys.stderr)
+        _log.info("OAuth 2.1 on: claude.ai and the Claude apps connect with the URL alone (the "
+                  "consent page asks for JAMGATE_TOKEN once); JAMGATE_OAUTH=off turns it off.")
     if port_source == "$PORT" and bind_host in ("127.0.0.1", "localhost", "::1"):
-        print("jamgate: $PORT is set but the server listens on loopback only; on a hosting "
-              "platform set JAMGATE_HOST=0.0.0.0.", file=sys.stderr)
+        _log.warning("$PORT is set but the server listens on loopback only; on a hosting "
+                     "platform set JAMGATE_HOST=0.0.0.0.")
     config = uvicorn_config(asgi, max_connections=max_connections, backlog=backlog,
                             host=bind_host, port=bind_port, timeout_graceful_shutdown=5)
     # uvicorn shuts down gracefully on SIGINT/SIGTERM, then re-raises the signal: turn that

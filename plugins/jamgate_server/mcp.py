@@ -9,7 +9,7 @@ never on the event loop, with a per-store concurrency limit.
 from __future__ import annotations
 
 import json
-import sys
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
@@ -28,6 +28,8 @@ from jamgate_core.app import LIST_CAP, RECALL_CAP, App
 from jamgate_core.errors import JamgateError, NotFound
 from jamgate_core.models import ClientInfo, ForgetResult, ListResult, RecallResult, Verdict
 from jamgate_server import profile
+
+_log = logging.getLogger(__name__)
 
 CLIENT_INFO_META = "io.modelcontextprotocol/clientInfo"
 STORE_CONCURRENCY = 4
@@ -147,6 +149,15 @@ class ToolSpec:
     input_schema: dict[str, Any]
     output: type[BaseModel]
     handler: Handler
+    annotations: types.ToolAnnotations | None = None
+
+
+def _hints(title: str, *, read_only: bool = False, destructive: bool = False,
+           idempotent: bool = False) -> types.ToolAnnotations:
+    """MCP tool annotations; every tool works on this memory only (a closed world)."""
+    return types.ToolAnnotations(title=title, read_only_hint=read_only,
+                                 destructive_hint=destructive, idempotent_hint=idempotent,
+                                 open_world_hint=False)
 
 
 TOOLS = (
@@ -155,22 +166,28 @@ TOOLS = (
              "is worth remembering across sessions (identity, preferences, projects, lasting "
              "state). Returns a verdict (saved, superseded, duplicate, conflict, "
              "possible_duplicate, rejected) with a reason to act on.",
-             SAVE_SCHEMA, Verdict, _save),
+             SAVE_SCHEMA, Verdict, _save,
+             # Additive: a superseded record stays (marked); the same save twice is a duplicate.
+             _hints("Save a memory", idempotent=True)),
     ToolSpec("check_memory",
              "Dry run of save_memory: the verdict a save would get. Writes nothing.",
-             SAVE_SCHEMA, Verdict, _check),
+             SAVE_SCHEMA, Verdict, _check, _hints("Check a memory", read_only=True,
+                                                   idempotent=True)),
     ToolSpec("recall_memory",
              "Recall stored memories about the user relevant to a query (empty query: the "
              "most recent). Call it at the start of a task.",
-             RECALL_SCHEMA, RecallResult, _recall),
+             RECALL_SCHEMA, RecallResult, _recall,
+             _hints("Recall memories", read_only=True, idempotent=True)),
     ToolSpec("forget_memory",
              "Delete one memory by the id recall_memory printed (or an unambiguous prefix of "
              "8+ characters), in the scope it was recalled from.",
-             FORGET_SCHEMA, ForgetResult, _forget),
+             FORGET_SCHEMA, ForgetResult, _forget,
+             _hints("Forget a memory", destructive=True, idempotent=True)),
     ToolSpec("list_memories",
              "List memories in a scope, newest first, page by page; status active (default), "
              "superseded, expired or all.",
-             LIST_SCHEMA, ListResult, _list),
+             LIST_SCHEMA, ListResult, _list,
+             _hints("List memories", read_only=True, idempotent=True)),
 )
 
 
@@ -219,7 +236,8 @@ def build_server(app: App, *, origin: str = "mcp",
     ) -> types.ListToolsResult:
         return types.ListToolsResult(tools=[
             types.Tool(name=spec.name, description=spec.description,
-                       input_schema=spec.input_schema,
+                       input_schema=spec.input_schema, annotations=spec.annotations,
+                       title=spec.annotations.title if spec.annotations else None,
                        output_schema=spec.output.model_json_schema()
                        if spec.output.model_fields else None)
             for spec in tools.values()
@@ -240,7 +258,7 @@ def build_server(app: App, *, origin: str = "mcp",
         except JamgateError as exc:
             return _error(f"{spec.name} failed: {exc}")
         except Exception as exc:  # the server must survive anything a tool call does
-            print(f"jamgate: {spec.name} crashed: {exc!r}", file=sys.stderr)
+            _log.error(f"{spec.name} crashed: {exc!r}")
             return _error(f"{spec.name} failed with an internal error ({type(exc).__name__}). "
                           "Nothing was changed. Please report this.")
         return types.CallToolResult(
@@ -254,6 +272,14 @@ def build_server(app: App, *, origin: str = "mcp",
         return types.ListResourcesResult(resources=[types.Resource(
             name=profile.PROFILE_NAME, title=profile.PROFILE_TITLE, uri=profile.PROFILE_URI,
             description=profile.PROFILE_DESCRIPTION, mime_type=profile.PROFILE_MIME)])
+
+    async def list_resource_templates(
+        ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListResourceTemplatesResult:
+        return types.ListResourceTemplatesResult(resource_templates=[types.ResourceTemplate(
+            name=profile.PROFILE_SCOPED_NAME, title=profile.PROFILE_SCOPED_TITLE,
+            uri_template=profile.PROFILE_TEMPLATE, description=profile.PROFILE_SCOPED_DESCRIPTION,
+            mime_type=profile.PROFILE_MIME)])
 
     async def read_resource(
         ctx: ServerRequestContext[Any, Any], params: types.ReadResourceRequestParams
@@ -273,6 +299,7 @@ def build_server(app: App, *, origin: str = "mcp",
         "jamgate", version=__version__, instructions=INSTRUCTIONS,
         on_list_tools=list_tools, on_call_tool=call_tool,
         on_list_resources=list_resources, on_read_resource=read_resource,
+        on_list_resource_templates=list_resource_templates,
     )
 
 

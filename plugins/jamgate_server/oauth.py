@@ -27,8 +27,8 @@ absent (and is reported on stderr); a store error is a 503 naming the state, nev
 from __future__ import annotations
 
 import hmac
+import logging
 import re
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -73,6 +73,8 @@ from jamgate_server.oauth_provider import (
 from jamgate_server.oauth_state import state_problems
 
 # The provider's names are re-exported: `oauth.JamgateProvider`, `oauth.digest` as before.
+_log = logging.getLogger(__name__)
+
 __all__ = ["ACCESS_SECONDS", "BODY_LIMIT", "CODE_SECONDS", "CORS_PATHS", "PATH_BODY_LIMITS",
            "PUBLIC_PATHS", "REFRESH_SECONDS", "REGISTER_BODY_LIMIT", "SCOPE", "JamgateProvider",
            "OAuthServer", "auth_state_of", "digest", "is_issued", "matched_redirect", "mint",
@@ -238,7 +240,7 @@ def shielded(app: ASGIApp, html: bool = False) -> ASGIApp:
         except JamgateError as exc:
             if started:
                 raise
-            print(f"jamgate: OAuth {scope.get('path')}: {exc}", file=sys.stderr)
+            _log.warning(f"OAuth {scope.get('path')}: {exc}")
             message = f"the OAuth state cannot be read: {exc}"
             response: Response = (
                 oauth_pages.error_page("Temporarily unavailable", message, status=503) if html
@@ -447,9 +449,9 @@ class OAuthServer:
                 return page(wrong_token=True, locked=self.consent_throttle.locked(key))
             locked, started = self.consent_throttle.fail(key)
             if started:
-                print(f"jamgate: {self.consent_throttle.free} wrong instance tokens on the "
-                      f"consent page from {key}: its wrong tokens get 429 for "
-                      f"{retry_after(locked)} s (doubling on).", file=sys.stderr)
+                _log.warning(f"{self.consent_throttle.free} wrong instance tokens on the "
+                             f"consent page from {key}: its wrong tokens get 429 for "
+                             f"{retry_after(locked)} s (doubling on).")
             return page(wrong_token=True, locked=locked)
         code = await anyio.to_thread.run_sync(
             self.provider.issue_code, client_id, redirect, "redirect_uri" in values, challenge,

@@ -14,8 +14,8 @@ import base64
 import hashlib
 import hmac
 import json
+import logging
 import secrets
-import sys
 import threading
 import time
 import uuid
@@ -41,6 +41,8 @@ from pydantic import AnyUrl, ValidationError
 from starlette.requests import Request
 
 from jamgate_core.contracts import AuthSecret, AuthState, SecretKind
+
+_log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
@@ -81,9 +83,8 @@ def unreadable(kind: str, key: str, exc: BaseException) -> None:
         return
     _REPORTED.add(name)
     detail = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-    print(f"jamgate: the stored OAuth {kind} {key[:12]}… cannot be decoded ({detail}); it is "
-          "treated as absent (its client registers again, or its holder signs in again).",
-          file=sys.stderr)
+    _log.warning(f"the stored OAuth {kind} {key[:12]}… cannot be decoded ({detail}); it is "
+                 "treated as absent (its client registers again, or its holder signs in again).")
 
 
 def redirect_uri_problem(uri: str) -> str | None:

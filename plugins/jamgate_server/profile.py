@@ -9,6 +9,7 @@ counted, never cut mid-line, so an agent knows to call `recall_memory` for the r
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+from urllib.parse import unquote
 
 from jamgate_core.errors import NotFound
 from jamgate_core.models import DEFAULT_SCOPE, TRUST, MemoryView, canonical_scope
@@ -23,6 +24,11 @@ PROFILE_DESCRIPTION = (
     "The person's durable identity and preference memories, most trusted first, within a size "
     "budget. Read it at the start of a session; use recall_memory for anything else.")
 PROFILE_MIME = "text/markdown"
+PROFILE_TEMPLATE = PROFILE_URI + "/{scope}"  # RFC 6570: the scope is percent-encoded
+PROFILE_SCOPED_NAME = "profile-in-scope"
+PROFILE_SCOPED_TITLE = "Who you are talking to, in one scope"
+PROFILE_SCOPED_DESCRIPTION = (
+    "The profile of one memory scope (percent-encode it: work%2Fclient for work/client).")
 DEFAULT_BUDGET_CHARS = 4000
 _SECTIONS = (("identity", "Identity"), ("preference", "Preferences"))
 _PAGE = 1000
@@ -84,7 +90,12 @@ def read_profile(app: App, uri: str, budget_chars: int = DEFAULT_BUDGET_CHARS) -
     uri = str(uri)
     if uri == PROFILE_URI:
         return profile_text(app, budget_chars)
-    if uri.startswith(PROFILE_URI + "/") and uri[len(PROFILE_URI) + 1:].strip():
-        return profile_text(app, budget_chars, scope=uri[len(PROFILE_URI) + 1:])
+    if uri.startswith(PROFILE_URI + "/"):
+        try:  # one RFC 6570 simple expansion: the scope as percent-encoded UTF-8
+            scope = unquote(uri[len(PROFILE_URI) + 1:], errors="strict")
+        except UnicodeDecodeError:
+            scope = ""
+        if scope.strip():
+            return profile_text(app, budget_chars, scope=scope)
     raise NotFound(f"No resource {uri}. Jamgate serves {PROFILE_URI} (and "
                    f"{PROFILE_URI}/<scope>).")

@@ -10,6 +10,7 @@ runs in worker threads with a concurrency limit, never on the event loop.
 from __future__ import annotations
 
 import json
+import logging
 import re
 import sys
 import unicodedata
@@ -43,6 +44,8 @@ from jamgate_core.models import (
     Source,
     Verdict,
 )
+
+_log = logging.getLogger(__name__)
 
 ORIGIN = "rest"
 CLIENT_HEADER = "X-Jamgate-Client"
@@ -175,7 +178,7 @@ class RestApi:
         except JamgateError as exc:
             return error(503, "store_unavailable", str(exc))
         except Exception as exc:  # the server must survive anything a request does
-            print(f"jamgate: REST request crashed: {exc!r}", file=sys.stderr)
+            _log.error(f"REST request crashed: {exc!r}")
             return error(500, "internal_error",
                          "internal server error; nothing was changed. Please report this.")
 

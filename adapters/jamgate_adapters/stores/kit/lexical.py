@@ -25,6 +25,9 @@ import math
 import re
 from collections.abc import Iterable, Sequence
 
+from rapidfuzz import process
+from rapidfuzz.distance import OSA
+
 from jamgate_core.models import MemoryRecord
 from jamgate_core.text import STOPWORDS, fold, is_cjk, runs, script_runs
 
@@ -168,22 +171,9 @@ def match_terms(query: str) -> list[QueryTerm]:
 # --- typo tolerance --------------------------------------------------------------------------
 
 def edit_distance(a: str, b: str, limit: int) -> int:
-    """Levenshtein distance with adjacent transpositions, or limit + 1 once it exceeds limit."""
-    if abs(len(a) - len(b)) > limit:
-        return limit + 1
-    previous2: list[int] = []
-    previous = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        current = [i] + [0] * len(b)
-        for j, cb in enumerate(b, 1):
-            cost = 0 if ca == cb else 1
-            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-            if (i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb):
-                current[j] = min(current[j], previous2[j - 2] + 1)
-        if min(current) > limit:
-            return limit + 1
-        previous2, previous = previous, current
-    return previous[-1]
+    """Levenshtein distance with adjacent transpositions (optimal string alignment, by
+    rapidfuzz), or limit + 1 once it exceeds limit."""
+    return int(OSA.distance(a, b, score_cutoff=limit))
 
 
 def typo_limit(term: str) -> int:
@@ -199,9 +189,11 @@ def typo_matches(term: str, vocabulary: Iterable[str]) -> list[str]:
     limit = typo_limit(term)
     if limit == 0 or any(is_cjk(ch) for ch in term):
         return []
-    found = [(edit_distance(term, word, limit), word) for word in vocabulary
-             if word[:1] == term[:1] and abs(len(word) - len(term)) <= limit and word != term]
-    return [word for distance, word in sorted(found) if distance <= limit][:3]
+    words = vocabulary if isinstance(vocabulary, (list, tuple)) else list(vocabulary)
+    found = process.extract(term, words, scorer=OSA.distance, score_cutoff=limit, limit=None)
+    near = [(distance, word) for word, distance, _ in found
+            if word[:1] == term[:1] and word != term]
+    return [word for _, word in sorted(near)][:3]
 
 
 # --- BM25 ------------------------------------------------------------------------------------

