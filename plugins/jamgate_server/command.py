@@ -4,6 +4,7 @@ module; the transports are imported only when the command runs)."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import os
 import sys
@@ -51,7 +52,22 @@ def cmd_serve(args: argparse.Namespace) -> int:
         pass
     finally:
         app.close()
-    return EXIT_OK
+    exit_now(EXIT_OK)
+    return EXIT_OK  # pragma: no cover - exit_now does not return
+
+
+def exit_now(code: int) -> None:
+    """End the process once the client has hung up and the app is closed (every acknowledged
+    save is committed by then): run the atexit handlers and flush the standard streams, then
+    skip the interpreter's teardown of the SDK's thousands of objects (~150 ms, issue 21)."""
+    import atexit
+
+    atexit._run_exitfuncs()
+    logging.shutdown()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(code)
 
 
 @hookimpl

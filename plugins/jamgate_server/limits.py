@@ -28,12 +28,15 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from pydantic import Field, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
-from starlette.types import Scope
 
 from jamgate_core.errors import ConfigError
+
+if TYPE_CHECKING:  # the HTTP stack is imported in HTTP mode only (`serve --help` reads this)
+    from starlette.types import Scope
 
 ENV_PREFIX = "JAMGATE_HTTP_"
 # Addresses remembered by one rate limiter or throttle; the least recently seen go first.

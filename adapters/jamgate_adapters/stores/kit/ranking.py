@@ -216,10 +216,21 @@ def diversify(hits: list[tuple[MemoryRecord, float]],
 
 # --- vector matrices -------------------------------------------------------------------------
 
-try:  # numpy comes with the `semantic` extra; without it the same maths runs in pure Python
-    import numpy as _np
-except ImportError:  # pragma: no cover - exercised by the no-numpy test in a subprocess
-    _np = None  # type: ignore[assignment]
+# numpy comes with the `semantic` extra; without it the same maths runs in pure Python. It is
+# imported by the first VectorMatrix, so a store without vectors never loads it (startup).
+_np: Any = None
+_np_tried = False
+
+
+def _load_numpy() -> None:
+    global _np, _np_tried
+    if not _np_tried:
+        _np_tried = True
+        try:
+            import numpy
+        except ImportError:  # pragma: no cover - exercised by the no-numpy test in a subprocess
+            return
+        _np = numpy
 
 
 class Nearest(NamedTuple):
@@ -241,6 +252,7 @@ class VectorMatrix:
     """
 
     def __init__(self, rows: Sequence[tuple[object, float, Sequence[float]]], dim: int) -> None:
+        _load_numpy()
         self.dim = dim
         self.keys = [key for key, _, _ in rows]
         self.expiry = [expires for _, expires, _ in rows]
