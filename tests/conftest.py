@@ -8,6 +8,11 @@ from pathlib import Path
 
 import pytest
 
+# numpy loads lazily in the product; pytester's in-process runs drop the modules a run
+# imported, and numpy cannot be imported twice in one process: load it before any such run.
+with __import__("contextlib").suppress(ImportError):
+    import numpy  # noqa: F401
+
 
 @pytest.fixture(autouse=True)
 def jamgate_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:

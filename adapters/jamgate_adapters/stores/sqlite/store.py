@@ -237,6 +237,12 @@ class SqliteStore(SqliteAuthState):
             return [(r, 1.0) for r in rows]
         if exact:
             return self._lookalikes(query, limit, params, typed)
+        with self._lock:  # the matrices change in place: read them under the store's lock
+            return self._ranked_search(scope, query, limit, type, now, vector, params, typed)
+
+    def _ranked_search(self, scope: str, query: str, limit: int, type: str | None,
+                       now: datetime, vector: list[float] | None, params: dict[str, object],
+                       typed: str) -> list[tuple[MemoryRecord, float]]:
         pool = max(limit * 4, 40)
         found: dict[str, MemoryRecord] = {}
         lexical: dict[str, float] = {}
@@ -273,8 +279,7 @@ class SqliteStore(SqliteAuthState):
                     {"scope": scope, **{f"m{n}": i for n, i in enumerate(missing)}}):
                 found[record.id] = record
         hits = ranked((found[i], scores[i]) for i in order if i in found)
-        vectors = ({i: matrix.vector(facts[i][2]) for i, _ in
-                    ((r.id, s) for r, s in hits) if i in facts}
+        vectors = ({r.id: v for r, _ in hits if (v := matrix.vector(r.id)) is not None}
                    if matrix is not None else None)
         return diversify(hits, vectors)[:limit]
 
@@ -347,6 +352,7 @@ class SqliteStore(SqliteAuthState):
                     self._check(conn, condition)
                 for current in plans:
                     self._apply(conn, current)
+                schema.prune_changes(conn)
         except sqlite3.IntegrityError as exc:
             if "records.id" in str(exc):
                 inserted = current.insert.id if current and current.insert else "?"

@@ -1,0 +1,210 @@
+"""A scope's vectors in memory for repeated cosine scans (`VectorMatrix`), kept up to date row by
+row: `put` adds or replaces a row, `remove` drops one, neither rebuilds the rest.
+
+With numpy (the `semantic` extra) the rows are unit float32 vectors in one buffer that grows by
+doubling (4 bytes a dimension: 15 MB for 10,000 × 384); without it the same maths runs in pure
+Python. numpy is imported on first use, never when this module is imported.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from typing import Any, NamedTuple
+
+from jamgate_adapters.stores.kit.ranking import discounted, norm
+
+_NUMPY: list[Any] = []
+
+
+def numpy_module() -> Any:
+    """numpy, imported on first call; None when it is not installed."""
+    if not _NUMPY:
+        try:
+            import numpy
+        except ImportError:
+            numpy = None  # type: ignore[assignment]
+        _NUMPY.append(numpy)
+    return _NUMPY[0]
+
+
+class Nearest(NamedTuple):
+    """What `VectorMatrix.ranked` finds: (key, cosine) best first, each hit's adjusted cosine,
+    and the mean and standard deviation of the adjusted cosine over every live row."""
+
+    hits: list[tuple[object, float]]
+    adjusted: dict[object, float]
+    mean: float
+    spread: float
+
+
+class VectorMatrix:
+    """The live-or-expiring vectors of one scope, normalised once, for repeated cosine scans.
+
+    Rows carry a key (the store's record id), the expiry as a POSIX timestamp (inf for none)
+    and the vector. `ranked(vector, now, k)` finds the rows live at `now` closest to a vector.
+    Removing a row moves the last row into its place, so row order is not insertion order.
+    """
+
+    def __init__(self, rows: Sequence[tuple[object, float, Sequence[float]]], dim: int) -> None:
+        self.dim = dim
+        self.keys: list[object] = [key for key, _, _ in rows]
+        self._row = {key: n for n, key in enumerate(self.keys)}
+        self._central: Any = None
+        np = numpy_module()
+        self._np = np
+        if np is not None:
+            count = len(rows)
+            self._units = np.zeros((max(count, 16), dim), dtype=np.float32)
+            self._expiry = np.full(max(count, 16), math.inf, dtype=np.float64)
+            if count:
+                matrix = np.asarray([vector for _, _, vector in rows], dtype=np.float32)
+                matrix = matrix.reshape(count, dim)
+                norms = np.linalg.norm(matrix, axis=1)
+                norms[norms == 0] = 1.0
+                self._units[:count] = matrix / norms[:, None]
+                self._expiry[:count] = [expires for _, expires, _ in rows]
+            self._rows: list[tuple[list[float], float]] = []
+            self._expires: list[float] = []
+        else:
+            self._rows = [(list(vector), norm(vector)) for _, _, vector in rows]
+            self._expires = [expires for _, expires, _ in rows]
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._row
+
+    # --- changes ----------------------------------------------------------------------------
+
+    def put(self, key: object, expires: float, vector: Sequence[float]) -> None:
+        """Add the row, or replace the row with this key."""
+        if len(vector) != self.dim:
+            self.remove(key)
+            return
+        self._central = None
+        n = self._row.get(key)
+        if n is None:
+            n = len(self.keys)
+            self.keys.append(key)
+            self._row[key] = n
+            if self._np is None:
+                self._rows.append(([], 0.0))
+                self._expires.append(expires)
+            elif n == len(self._units):
+                self._grow()
+        if self._np is None:
+            self._rows[n] = (list(vector), norm(vector))
+            self._expires[n] = expires
+            return
+        row = self._np.asarray(vector, dtype=self._np.float32)
+        size = float(self._np.linalg.norm(row))
+        self._units[n] = row / size if size > 0 else row
+        self._expiry[n] = expires
+
+    def remove(self, key: object) -> None:
+        """Drop the row with this key (nothing when there is none)."""
+        n = self._row.pop(key, None)
+        if n is None:
+            return
+        self._central = None
+        last = len(self.keys) - 1
+        if n != last:
+            moved = self.keys[last]
+            self.keys[n] = moved
+            self._row[moved] = n
+            if self._np is None:
+                self._rows[n], self._expires[n] = self._rows[last], self._expires[last]
+            else:
+                self._units[n] = self._units[last]
+                self._expiry[n] = self._expiry[last]
+        self.keys.pop()
+        if self._np is None:
+            self._rows.pop()
+            self._expires.pop()
+        else:
+            self._expiry[last] = math.inf
+
+    def _grow(self) -> None:
+        np = self._np
+        size = len(self._units) * 2
+        units = np.zeros((size, self.dim), dtype=np.float32)
+        units[:len(self._units)] = self._units
+        expiry = np.full(size, math.inf, dtype=np.float64)
+        expiry[:len(self._expiry)] = self._expiry
+        self._units, self._expiry = units, expiry
+
+    # --- reads ------------------------------------------------------------------------------
+
+    def ranked(self, vector: Sequence[float], now: datetime, k: int,
+               also: Iterable[object] = (), discount: float = 0.0) -> Nearest:
+        """The `k` live rows of best adjusted cosine (plus the live rows keyed in `also`), best
+        first. A row's adjusted cosine is its cosine less `discount` × its cosine with the
+        centroid of the live (unit) rows; `mean` and `spread` describe it over every live row."""
+        if self._np is None:
+            return self._ranked_python(vector, now, k, also, discount)
+        np = self._np
+        empty = Nearest([], {}, 0.0, 0.0)
+        count = len(self.keys)
+        if len(vector) != self.dim or not count:
+            return empty
+        query = np.asarray(vector, dtype=np.float32)
+        size = float(np.linalg.norm(query))
+        if size == 0:
+            return empty
+        units = self._units[:count]
+        scores = units @ (query / size)
+        live = self._expiry[:count] > now.timestamp()
+        if not live.any():
+            return empty
+        adjusted = scores - discount * self._centrality(live) if discount else scores
+        alive = adjusted[live]
+        rows = np.nonzero(live)[0]
+        picked_count = min(k, len(rows))
+        picked = (rows[np.argpartition(-alive, picked_count - 1)[:picked_count]]
+                  if picked_count else rows[:0])
+        extra = [n for key in also if (n := self._row.get(key)) is not None and live[n]]
+        chosen = sorted(set(picked.tolist()) | set(extra), key=lambda n: -float(adjusted[n]))
+        return Nearest([(self.keys[n], min(max(float(scores[n]), -1.0), 1.0)) for n in chosen],
+                       {self.keys[n]: float(adjusted[n]) for n in chosen},
+                       float(alive.mean()), float(alive.std()))
+
+    def _centrality(self, live: Any) -> Any:
+        """Each row's cosine with the centroid of the live rows (cached while all are live and
+        nothing changed)."""
+        units = self._units[:len(self.keys)]
+        if bool(live.all()):
+            if self._central is None:
+                self._central = units @ units.mean(axis=0)
+            return self._central
+        return units @ units[live].mean(axis=0)
+
+    def _ranked_python(self, vector: Sequence[float], now: datetime, k: int,
+                       also: Iterable[object], discount: float) -> Nearest:
+        moment = now.timestamp()
+        live = {key: row for key, expires, (row, _) in
+                zip(self.keys, self._expires, self._rows, strict=True) if expires > moment}
+        if len(vector) != self.dim or not live:
+            return Nearest([], {}, 0.0, 0.0)
+        cosines, adjusted = discounted(live, vector, discount)
+        values = list(adjusted.values())
+        mean = math.fsum(values) / len(values)
+        spread = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / len(values))
+        wanted = set(also)
+        best = sorted(adjusted, key=lambda key: -adjusted[key])
+        chosen = [key for n, key in enumerate(best) if n < k or key in wanted]
+        return Nearest([(key, cosines[key]) for key in chosen],
+                       {key: adjusted[key] for key in chosen}, mean, spread)
+
+    def vector(self, key: object) -> Sequence[float] | None:
+        """The stored vector of the row with this key (with numpy: its unit row, a view into
+        the buffer, valid until the next change), or None."""
+        n = self._row.get(key)
+        if n is None:
+            return None
+        if self._np is not None:
+            row: Sequence[float] = self._units[n]
+            return row
+        return self._rows[n][0]
