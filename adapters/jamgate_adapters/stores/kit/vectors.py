@@ -9,6 +9,7 @@ Python. numpy is imported on first use, never when this module is imported.
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any, NamedTuple
@@ -19,8 +20,11 @@ _NUMPY: list[Any] = []
 
 
 def numpy_module() -> Any:
-    """numpy, imported on first call; None when it is not installed."""
+    """numpy, imported on first call; None when it is not installed. Its BLAS is asked for
+    one thread when numpy was not loaded yet (D-147): a matrix-vector product over a scope is
+    memory-bound, and on a busy machine BLAS threads waiting for a core cost 5–10× more."""
     if not _NUMPY:
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
         try:
             import numpy
         except ImportError:
@@ -51,7 +55,6 @@ class VectorMatrix:
         self.dim = dim
         self.keys: list[object] = [key for key, _, _ in rows]
         self._row = {key: n for n, key in enumerate(self.keys)}
-        self._central: Any = None
         np = numpy_module()
         self._np = np
         if np is not None:
@@ -65,6 +68,8 @@ class VectorMatrix:
                 norms[norms == 0] = 1.0
                 self._units[:count] = matrix / norms[:, None]
                 self._expiry[:count] = [expires for _, expires, _ in rows]
+            # The sum of the unit rows (float64, kept as rows change): the centroid, for free.
+            self._sum = self._units[:count].sum(axis=0, dtype=np.float64)
             self._rows: list[tuple[list[float], float]] = []
             self._expires: list[float] = []
         else:
@@ -84,8 +89,9 @@ class VectorMatrix:
         if len(vector) != self.dim:
             self.remove(key)
             return
-        self._central = None
         n = self._row.get(key)
+        if n is not None and self._np is not None:
+            self._sum -= self._units[n]
         if n is None:
             n = len(self.keys)
             self.keys.append(key)
@@ -103,13 +109,15 @@ class VectorMatrix:
         size = float(self._np.linalg.norm(row))
         self._units[n] = row / size if size > 0 else row
         self._expiry[n] = expires
+        self._sum += self._units[n]
 
     def remove(self, key: object) -> None:
         """Drop the row with this key (nothing when there is none)."""
         n = self._row.pop(key, None)
         if n is None:
             return
-        self._central = None
+        if self._np is not None:
+            self._sum -= self._units[n]
         last = len(self.keys) - 1
         if n != last:
             moved = self.keys[last]
@@ -155,11 +163,15 @@ class VectorMatrix:
         if size == 0:
             return empty
         units = self._units[:count]
-        scores = units @ (query / size)
+        query = query / size
         live = self._expiry[:count] > now.timestamp()
         if not live.any():
             return empty
-        adjusted = scores - discount * self._centrality(live) if discount else scores
+        if discount:  # U·q − d·U·c in one product: U·(q − d·c)
+            centroid = self._sum / count if bool(live.all()) else units[live].mean(axis=0)
+            adjusted = units @ (query - discount * centroid.astype(np.float32))
+        else:
+            adjusted = units @ query
         alive = adjusted[live]
         rows = np.nonzero(live)[0]
         picked_count = min(k, len(rows))
@@ -167,19 +179,11 @@ class VectorMatrix:
                   if picked_count else rows[:0])
         extra = [n for key in also if (n := self._row.get(key)) is not None and live[n]]
         chosen = sorted(set(picked.tolist()) | set(extra), key=lambda n: -float(adjusted[n]))
-        return Nearest([(self.keys[n], min(max(float(scores[n]), -1.0), 1.0)) for n in chosen],
+        scores = units[chosen] @ query if chosen else []
+        return Nearest([(self.keys[n], min(max(float(score), -1.0), 1.0))
+                        for n, score in zip(chosen, scores, strict=True)],
                        {self.keys[n]: float(adjusted[n]) for n in chosen},
                        float(alive.mean()), float(alive.std()))
-
-    def _centrality(self, live: Any) -> Any:
-        """Each row's cosine with the centroid of the live rows (cached while all are live and
-        nothing changed)."""
-        units = self._units[:len(self.keys)]
-        if bool(live.all()):
-            if self._central is None:
-                self._central = units @ units.mean(axis=0)
-            return self._central
-        return units @ units[live].mean(axis=0)
 
     def _ranked_python(self, vector: Sequence[float], now: datetime, k: int,
                        also: Iterable[object], discount: float) -> Nearest:
