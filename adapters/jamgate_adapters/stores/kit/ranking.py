@@ -11,8 +11,9 @@ fusion, query hints, diversity, and `rank_records` for stores without an index.
   standardised over the scope (a z-score, so e5's narrow range and another model's wide one
   weigh the same) and added to LEXICAL_FUSION × the keyword score relative to the best hit;
   the sum goes through a logistic, so 0.5 is "as similar as the average memory here";
-- a hit nearly identical to a better one (cosine ≥ NEAR_IDENTICAL, or the same words) moves
-  behind the distinct hits; recency breaks ties, then the id.
+- a hit with the same words as a better one moves behind the distinct hits (`diversify`; the
+  SQLite, file and memory stores compare words only, D-148; a store passing vectors also
+  treats cosine ≥ NEAR_IDENTICAL as the same); recency breaks ties, then the id.
 """
 
 from __future__ import annotations
@@ -252,5 +253,5 @@ def rank_records(records: Sequence[MemoryRecord], query: str, limit: int,
     scores = fuse(lexical, cosines, bonus, adjusted=adjusted)
     by_id = {r.id: r for r in records}
     hits = ranked((by_id[i], s) for i, s in scores.items())[:max(limit * 4, 40)]
-    return diversify(hits, vectors or None)[:limit]
+    return diversify(hits)[:limit]  # same words only, as the SQLite store (D-148)
 

@@ -278,10 +278,8 @@ class SqliteStore(SqliteAuthState):
                     f"({', '.join(':m' + str(n) for n in range(len(missing)))})",
                     {"scope": scope, **{f"m{n}": i for n, i in enumerate(missing)}}):
                 found[record.id] = record
-        hits = ranked((found[i], scores[i]) for i in order if i in found)
-        vectors = ({r.id: v for r, _ in hits if (v := matrix.vector(r.id)) is not None}
-                   if matrix is not None else None)
-        return diversify(hits, vectors)[:limit]
+        # Same words only (D-148): a vector echo here is a fact the gate kept as distinct.
+        return diversify(ranked((found[i], scores[i]) for i in order if i in found))[:limit]
 
     def _lookalikes(self, query: str, limit: int, params: dict[str, object],
                     typed: str) -> list[tuple[MemoryRecord, float]]:
