@@ -12,6 +12,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 WHEELHOUSE = ROOT / ".cache" / "wheelhouse"
+# numpy loads lazily in the product; pytester's in-process runs drop the modules a run
+# imported, and numpy cannot be imported twice in one process: load it before any such run.
+with __import__("contextlib").suppress(ImportError):
+    import numpy  # noqa: F401
 
 
 @pytest.fixture(autouse=True)

@@ -5,11 +5,11 @@ It runs whenever the save retires nothing (D-044): not when the candidate's subj
 records (supersede retires them or files the candidate as history) nor when its text key
 matches an expired record (dedup revives it), subject given or not.
 
-With an embedder, look-alikes come from the stored (passage) vectors; each one close enough is
-then compared symmetrically, both texts with the e5 `query:` prefix, as the model card advises
-for similarity. The thresholds were measured on multilingual-e5-small (docs/recall.md); another
-model needs its own. Without an embedder, a conservative lexical check compares the set of
-words (CJK as bigrams) with the best keyword matches.
+With an embedder, look-alikes are the nearest stored (passage) vectors, compared with the
+candidate's own passage vector: the one embedding a save makes (D-145; the classifier reads the
+same vector). The thresholds were measured on multilingual-e5-small with `passage:` on both
+sides (docs/recall.md); another model needs its own. Without an embedder, a conservative
+lexical check compares the set of words (CJK as bigrams) with the best keyword matches.
 
 No cosine tells "same fact" from "same slot, new value" ("uses Windows" / "uses Linux"), so a
 pair where each side has a number, version or name the other lacks is never a duplicate.
@@ -110,15 +110,15 @@ class NearDuplicateStage(BaseStage):
     class Options(BaseModel):
         model_config = ConfigDict(extra="forbid")
 
-        # Measured on multilingual-e5-small, `query:` on both sides (docs/recall.md). Past
-        # `short_words` words, statements on one topic crowd above 0.93, so longer pairs use
+        # Measured on multilingual-e5-small, `passage:` on both sides (docs/recall.md). Past
+        # `short_words` words, statements on one topic crowd above 0.95, so longer pairs use
         # the `long_` thresholds.
-        duplicate_threshold: float = Field(default=0.93, gt=0, le=1)
-        related_threshold: float = Field(default=0.90, gt=0, le=1)
+        duplicate_threshold: float = Field(default=0.95, gt=0, le=1)
+        related_threshold: float = Field(default=0.92, gt=0, le=1)
         short_words: int = Field(default=9, ge=1)
         long_duplicate_threshold: float = Field(default=0.98, gt=0, le=1)
         long_related_threshold: float = Field(default=0.95, gt=0, le=1)
-        # Stored passage vectors closer than this are compared symmetrically.
+        # Stored passage vectors closer than this are look-alikes.
         candidate_floor: float = Field(default=0.86, ge=-1, le=1)
         candidates: int = Field(default=3, ge=1, le=20)
         # Lexical fallback (no embedder): Jaccard over words and CJK bigrams.
@@ -186,21 +186,16 @@ class NearDuplicateStage(BaseStage):
 
     def _semantic(self, candidate: Candidate, ctx: StageContext
                   ) -> list[tuple[MemoryRecord, float]]:
+        """The nearest live records by passage vector, with their cosines (no embedding
+        beyond the candidate's own passage vector)."""
         vector = ctx.embed(candidate.text, "passage")
         if not vector or ctx.embedder is None:
             return []
-        near = [record for record, similarity in
+        near = [(record, similarity) for record, similarity in
                 ctx.view.nearest(vector, limit=self.options.candidates)
                 if similarity >= self.options.candidate_floor
                 and record.embedding_model in (None, ctx.embedder.model_id)]
-        if not near:
-            return []
-        mine = ctx.embed(candidate.text, "query")
-        theirs = ctx.embedder.embed([record.text for record in near], "query")
-        assert mine is not None
-        scored = [(record, _cosine(mine, other)) for record, other in zip(near, theirs,
-                                                                          strict=True)]
-        return sorted(scored, key=lambda hit: -hit[1])
+        return sorted(near, key=lambda hit: -hit[1])
 
     def _lexical(self, candidate: Candidate, ctx: StageContext
                  ) -> list[tuple[MemoryRecord, float]]:
@@ -221,8 +216,3 @@ class NearDuplicateStage(BaseStage):
                 f'memory: "{existing.text}" [id {existing.id}] (~{similarity:.2f}). If it is the '
                 f"same fact, nothing to do. {advice}")
 
-
-def _cosine(a: list[float], b: list[float]) -> float:
-    dot = sum(x * y for x, y in zip(a, b, strict=False))
-    size = (sum(x * x for x in a) * sum(y * y for y in b)) ** 0.5
-    return dot / size if size else 0.0

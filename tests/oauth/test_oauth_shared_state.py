@@ -154,7 +154,7 @@ def test_sqlite_v2_store_migrates_to_the_latest_with_a_verified_backup(tmp_path:
     finally:
         store.close()
     with sqlite3.connect(path) as db:
-        assert db.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION == 5
+        assert db.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION == 6
 
 
 def test_stores_without_auth_state_are_refused_with_oauth_on() -> None:

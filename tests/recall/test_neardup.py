@@ -104,7 +104,7 @@ def test_the_predecessor_dup_threshold_variable_still_works() -> None:
     from jamgate_stages.neardup import NearDuplicateStage
 
     stage = NearDuplicateStage()
-    assert stage._bands("semantic", "a b", "a c") == (0.93, 0.90)
+    assert stage._bands("semantic", "a b", "a c") == (0.95, 0.92)
     assert stage._bands("semantic", "a b", "a c", 0.85) == (0.85, 0.85)
-    assert stage._bands("semantic", "a b", "a c", 0.99) == (0.99, 0.90)
+    assert stage._bands("semantic", "a b", "a c", 0.99) == (0.99, 0.92)
     assert stage._bands("lexical", "a b", "a c", 0.5) == (0.8, 0.5)

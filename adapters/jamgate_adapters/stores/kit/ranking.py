@@ -11,8 +11,9 @@ fusion, query hints, diversity, and `rank_records` for stores without an index.
   standardised over the scope (a z-score, so e5's narrow range and another model's wide one
   weigh the same) and added to LEXICAL_FUSION × the keyword score relative to the best hit;
   the sum goes through a logistic, so 0.5 is "as similar as the average memory here";
-- a hit nearly identical to a better one (cosine ≥ NEAR_IDENTICAL, or the same words) moves
-  behind the distinct hits; recency breaks ties, then the id.
+- a hit with the same words as a better one moves behind the distinct hits (`diversify`; the
+  SQLite, file and memory stores compare words only, D-148; a store passing vectors also
+  treats cosine ≥ NEAR_IDENTICAL as the same); recency breaks ties, then the id.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import math
 import operator
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any, NamedTuple, TypeVar
+from typing import TypeVar
 
 from jamgate_adapters.stores.kit.dates import query_period
 from jamgate_adapters.stores.kit.lexical import bm25, cached_tokens, match_terms
@@ -196,141 +197,37 @@ def diversify(hits: list[tuple[MemoryRecord, float]],
     chosen: list[tuple[MemoryRecord, float]] = []
     echoes: list[tuple[MemoryRecord, float]] = []
     seen_words: set[frozenset[str]] = set()
-    seen_vectors: list[Sequence[float]] = []
-    for record, score in hits:
+    seen_vectors: list[int] = []
+    close = _near_identical([(vectors or {}).get(record.id) for record, _ in hits])
+    for n, (record, score) in enumerate(hits):
         shape = frozenset(runs(fold(record.text)))
-        vector = (vectors or {}).get(record.id)
-        echo = shape in seen_words or (
-            vector is not None and any(cosine(vector, v) >= NEAR_IDENTICAL
-                                       for v in seen_vectors))
+        echo = shape in seen_words or any(close(n, m) for m in seen_vectors)
         (echoes if echo else chosen).append((record, score))
         if not echo:
             seen_words.add(shape)
-            if vector is not None:
-                seen_vectors.append(vector)
+            seen_vectors.append(n)
     if not echoes:
         return chosen
     floor = chosen[-1][1] if chosen else 1.0
     return chosen + [(record, min(score, floor) * 0.999) for record, score in echoes]
 
 
-# --- vector matrices -------------------------------------------------------------------------
+def _near_identical(vectors: Sequence[Sequence[float] | None]) -> Callable[[int, int], bool]:
+    """Whether hits n and m both have vectors of one length with cosine ≥ NEAR_IDENTICAL: one
+    matrix product over the hits with numpy, pairwise cosines without it."""
+    from jamgate_adapters.stores.kit.vectors import numpy_module
 
-# numpy comes with the `semantic` extra; without it the same maths runs in pure Python. It is
-# imported by the first VectorMatrix, so a store without vectors never loads it (startup).
-_np: Any = None
-_np_tried = False
-
-
-def _load_numpy() -> None:
-    global _np, _np_tried
-    if not _np_tried:
-        _np_tried = True
-        try:
-            import numpy
-        except ImportError:  # pragma: no cover - exercised by the no-numpy test in a subprocess
-            return
-        _np = numpy
-
-
-class Nearest(NamedTuple):
-    """What `VectorMatrix.ranked` finds: (key, cosine) best first, each hit's adjusted cosine,
-    and the mean and standard deviation of the adjusted cosine over every live row."""
-
-    hits: list[tuple[object, float]]
-    adjusted: dict[object, float]
-    mean: float
-    spread: float
-
-
-class VectorMatrix:
-    """The live-or-expiring vectors of one scope, normalised once, for repeated cosine scans.
-
-    Rows carry a key (the store's row id), the expiry as a POSIX timestamp (inf for none) and
-    the vector. `ranked(vector, now, k)` finds the rows live at `now` closest to a vector, using
-    numpy when it is installed.
-    """
-
-    def __init__(self, rows: Sequence[tuple[object, float, Sequence[float]]], dim: int) -> None:
-        _load_numpy()
-        self.dim = dim
-        self.keys = [key for key, _, _ in rows]
-        self.expiry = [expires for _, expires, _ in rows]
-        if _np is not None:
-            matrix = _np.asarray([vector for _, _, vector in rows], dtype=_np.float32)
-            matrix = matrix.reshape(len(rows), dim)
-            norms = _np.linalg.norm(matrix, axis=1)
-            norms[norms == 0] = 1.0
-            self._matrix = matrix / norms[:, None]
-            self._expiry = _np.asarray(self.expiry, dtype=_np.float64)
-            self._rows: list[tuple[list[float], float]] = []
-        else:
-            self._rows = [(list(vector), norm(vector)) for _, _, vector in rows]
-
-    def __len__(self) -> int:
-        return len(self.keys)
-
-    def ranked(self, vector: Sequence[float], now: datetime, k: int,
-               also: Iterable[object] = (), discount: float = 0.0) -> Nearest:
-        """The `k` live rows of best adjusted cosine (plus the live rows keyed in `also`), best
-        first. A row's adjusted cosine is its cosine less `discount` × its cosine with the
-        centroid of the live (unit) rows; `mean` and `spread` describe it over every live row."""
-        if _np is None:
-            return self._ranked_python(vector, now, k, also, discount)
-        empty = Nearest([], {}, 0.0, 0.0)
-        if len(vector) != self.dim or not self.keys:
-            return empty
-        query = _np.asarray(vector, dtype=_np.float32)
-        size = float(_np.linalg.norm(query))
-        if size == 0:
-            return empty
-        scores = self._matrix @ (query / size)
-        live = self._expiry > now.timestamp()
-        if not live.any():
-            return empty
-        adjusted = scores - discount * self._centrality(live) if discount else scores
-        alive = adjusted[live]
-        rows = _np.nonzero(live)[0]
-        count = min(k, len(rows))
-        picked = rows[_np.argpartition(-alive, count - 1)[:count]] if count else rows[:0]
-        index = self.__dict__.setdefault("_index", {key: n for n, key in enumerate(self.keys)})
-        extra = [index[key] for key in also if key in index and live[index[key]]]
-        chosen = sorted(set(picked.tolist()) | set(extra), key=lambda n: -float(adjusted[n]))
-        return Nearest([(self.keys[n], min(max(float(scores[n]), -1.0), 1.0)) for n in chosen],
-                       {self.keys[n]: float(adjusted[n]) for n in chosen},
-                       float(alive.mean()), float(alive.std()))
-
-    def _centrality(self, live: Any) -> Any:
-        """Each row's cosine with the centroid of the live rows (cached while all are live)."""
-        if bool(live.all()):
-            if "_central" not in self.__dict__:
-                self._central = self._matrix @ self._matrix.mean(axis=0)
-            return self._central
-        return self._matrix @ self._matrix[live].mean(axis=0)
-
-    def _ranked_python(self, vector: Sequence[float], now: datetime, k: int,
-                       also: Iterable[object], discount: float) -> Nearest:
-        moment = now.timestamp()
-        live = {key: row for key, expires, (row, _) in
-                zip(self.keys, self.expiry, self._rows, strict=True) if expires > moment}
-        if len(vector) != self.dim or not live:
-            return Nearest([], {}, 0.0, 0.0)
-        cosines, adjusted = discounted(live, vector, discount)
-        values = list(adjusted.values())
-        mean = math.fsum(values) / len(values)
-        spread = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / len(values))
-        wanted = set(also)
-        best = sorted(adjusted, key=lambda key: -adjusted[key])
-        chosen = [key for n, key in enumerate(best) if n < k or key in wanted]
-        return Nearest([(key, cosines[key]) for key in chosen],
-                       {key: adjusted[key] for key in chosen}, mean, spread)
-
-    def vector(self, index: int) -> list[float]:
-        """The stored (normalised with numpy) vector of row `index`."""
-        if _np is not None:
-            row: list[float] = self._matrix[index].tolist()
-            return row
-        return self._rows[index][0]
+    np = numpy_module()
+    present = {n: v for n, v in enumerate(vectors) if v is not None and len(v)}
+    if np is None or len({len(v) for v in present.values()}) != 1 or len(present) < 2:
+        return lambda n, m: (n in present and m in present
+                             and cosine(present[n], present[m]) >= NEAR_IDENTICAL)
+    units = np.asarray(list(present.values()), dtype=np.float32)
+    norms = np.linalg.norm(units, axis=1)
+    norms[norms == 0] = np.inf
+    close = ((units / norms[:, None]) @ (units / norms[:, None]).T) >= NEAR_IDENTICAL
+    where = {n: i for i, n in enumerate(present)}
+    return lambda n, m: n in where and m in where and bool(close[where[n], where[m]])
 
 
 def rank_records(records: Sequence[MemoryRecord], query: str, limit: int,
@@ -356,5 +253,5 @@ def rank_records(records: Sequence[MemoryRecord], query: str, limit: int,
     scores = fuse(lexical, cosines, bonus, adjusted=adjusted)
     by_id = {r.id: r for r in records}
     hits = ranked((by_id[i], s) for i, s in scores.items())[:max(limit * 4, 40)]
-    return diversify(hits, vectors or None)[:limit]
+    return diversify(hits)[:limit]  # same words only, as the SQLite store (D-148)
 

@@ -1,14 +1,16 @@
 """The SQLite store's lookups: FTS5 match expressions over its keyword index (the user's words
 quoted, never their syntax; prefixes, typo widening and a budget of rows to rank), and the
-cached matrix of a scope's vectors."""
+matrices of a scope's vectors, kept current from the change log."""
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from array import array
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 
 from jamgate_adapters.stores.kit.lexical import match_terms, typo_limit, typo_matches
-from jamgate_adapters.stores.kit.ranking import VectorMatrix
+from jamgate_adapters.stores.kit.vectors import VectorMatrix
 from jamgate_adapters.stores.sqlite.rows import FIELDS, LIVE_R, blob_array
 from jamgate_core.models import parse_iso
 from jamgate_core.text import is_cjk
@@ -142,35 +144,94 @@ def _typos(conn: sqlite3.Connection, text: str) -> list[str]:
     return typo_matches(text, (row[0] for row in rows))
 
 
-# Each vector row's (type, created_at, row number in the matrix), by record id.
-Facts = dict[str, tuple[str | None, str, int]]
+# Each vector row's (type, created_at), by record id.
+Facts = dict[str, tuple[str | None, str]]
+_VECTOR_ROW = ("SELECT id, type, created_at, expires_at, status, embedding_dim, embedding "
+               "FROM records")
+
+
+@dataclass
+class _Scope:
+    """One scope's matrix, the facts beside it, the last change-log entry applied to it and
+    the database version it was last checked at."""
+
+    matrix: VectorMatrix
+    facts: Facts
+    seen: int
+    version: tuple[int, int]
 
 
 class VectorCache:
-    """A connection's scope matrices, by (scope, vector length), each with the database
-    version it was read at: rebuilt when the database has changed."""
+    """A connection's scope matrices, by (scope, vector length), kept current from the
+    `record_changes` log (schema v6): a write, this connection's or another process's, costs
+    the rows it changed, not a reload."""
 
     def __init__(self) -> None:
-        self._cache: dict[tuple[str, int], tuple[object, VectorMatrix, Facts]] = {}
+        self._cache: dict[tuple[str, int], _Scope] = {}
 
     def matrix(self, conn: sqlite3.Connection, scope: str, dim: int,
                ) -> tuple[VectorMatrix, Facts]:
-        """The scope's active vectors of this length, cached until the database changes
-        (this connection's `total_changes` or another's commit: `PRAGMA data_version`)."""
+        """The scope's active vectors of this length. Checked against the database version
+        (this connection's `total_changes`, another's commit: `PRAGMA data_version`); when it
+        moved, the change-log entries since the last one applied are read and their records'
+        rows put or removed. A cache that fell behind the pruned log, or would apply more
+        entries than half its rows, is read again whole."""
         version = (conn.total_changes, conn.execute("PRAGMA data_version").fetchone()[0])
-        cache = self._cache
-        cached = cache.get((scope, dim))
-        if cached is not None and cached[0] == version:
-            return cached[1], cached[2]
+        cached = self._cache.get((scope, dim))
+        if cached is not None and cached.version == version:
+            return cached.matrix, cached.facts
+        newest, oldest = conn.execute(
+            "SELECT (SELECT max(seq) FROM record_changes), "
+            "(SELECT min(seq) FROM record_changes)").fetchone()
+        newest = newest or 0
+        if cached is not None and (cached.seen == newest or (
+                oldest is not None and cached.seen >= oldest - 1
+                and newest - cached.seen <= max(1_000, len(cached.matrix) // 2))):
+            self._follow(conn, scope, cached, newest)
+            cached.version = version
+            return cached.matrix, cached.facts
+        if len(self._cache) > 16:
+            self._cache.clear()
+        self._cache.pop((scope, dim), None)  # the old matrix's memory goes before the new
+        facts: Facts = {}
         rows = conn.execute(
-            "SELECT id, type, created_at, expires_at, embedding FROM records WHERE scope = ? "
-            "AND status = 'active' AND embedding_dim = ? ORDER BY seq", (scope, dim)).fetchall()
-        inf = float("inf")
-        matrix = VectorMatrix(
-            [(row["id"], parse_iso(row["expires_at"]).timestamp() if row["expires_at"] else inf,
-              blob_array(row["embedding"])) for row in rows], dim)
-        facts = {row["id"]: (row["type"], row["created_at"], n) for n, row in enumerate(rows)}
-        if len(cache) > 16:
-            cache.clear()
-        cache[(scope, dim)] = (version, matrix, facts)
+            f"{_VECTOR_ROW} WHERE scope = ? AND status = 'active' AND embedding_dim = ? "
+            "ORDER BY seq", (scope, dim))
+
+        def vectors() -> Iterator[tuple[str, float, array[float]]]:
+            for row in rows:  # streamed: no list of every row, no list of every vector
+                facts[row["id"]] = (row["type"], row["created_at"])
+                yield row["id"], _expiry(row["expires_at"]), blob_array(row["embedding"])
+
+        matrix = VectorMatrix(vectors(), dim)
+        self._cache[(scope, dim)] = _Scope(matrix, facts, newest, version)
         return matrix, facts
+
+    @staticmethod
+    def _follow(conn: sqlite3.Connection, scope: str, cached: _Scope, newest: int) -> None:
+        """Apply the scope's change-log entries after `cached.seen` up to `newest`: each
+        changed record's current row is put into the matrix, or removed from it when it is
+        gone, retired or holds no vector of this length."""
+        changed = [row[0] for row in conn.execute(
+            "SELECT DISTINCT record_id FROM record_changes WHERE seq > ? AND seq <= ? "
+            "AND scope = ?", (cached.seen, newest, scope))]
+        matrix, facts = cached.matrix, cached.facts
+        for start in range(0, len(changed), 500):
+            chunk = changed[start:start + 500]
+            current = {row["id"]: row for row in conn.execute(
+                f"{_VECTOR_ROW} WHERE scope = ? AND id IN ({', '.join('?' * len(chunk))})",
+                (scope, *chunk))}
+            for record_id in chunk:
+                row = current.get(record_id)
+                if (row is None or row["status"] != "active" or row["embedding"] is None
+                        or row["embedding_dim"] != matrix.dim):
+                    matrix.remove(record_id)
+                    facts.pop(record_id, None)
+                    continue
+                matrix.put(record_id, _expiry(row["expires_at"]), blob_array(row["embedding"]))
+                facts[record_id] = (row["type"], row["created_at"])
+        cached.seen = newest
+
+
+def _expiry(expires_at: str | None) -> float:
+    return parse_iso(expires_at).timestamp() if expires_at else float("inf")

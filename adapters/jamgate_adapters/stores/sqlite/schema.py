@@ -16,6 +16,12 @@ Jamgate store, so another program's database is never mistaken for an empty old 
   the index and the stages agree on what a word is. The migration drops `records_fts` and
   indexes every row again (from `records`: nothing but the index changes).
 - v5: the review queue (`pending`, D-155): candidates held for the person, apart from records.
+- v6: `record_changes`, a change log the in-memory vector matrices follow: triggers on
+  `records` append (scope, record id) for every insert, delete and change of a column a
+  matrix reads, inside the writing transaction (so a crash cannot separate a write from its
+  entry). A connection applies the entries past the last one it saw to its matrices instead of
+  reading every vector again; the log keeps its newest `CHANGE_LOG_KEEP` entries, and a reader
+  that fell further behind reloads.
 
 A fresh database runs every migration without a backup (there is nothing to lose). An
 existing one is first copied with the backup API to `<name>.backup-v<old>-<stamp>` next to it,
@@ -36,7 +42,9 @@ from jamgate_core.files import create_private
 from jamgate_core.text import fold, runs
 
 APPLICATION_ID = 0x4A4D4754  # "JMGT"
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
+# The change log keeps this many newest entries (pruned as writes go).
+CHANGE_LOG_KEEP = 20_000
 
 _V1 = """
 CREATE TABLE records (
@@ -114,6 +122,26 @@ CREATE TABLE IF NOT EXISTS pending (
 CREATE INDEX IF NOT EXISTS pending_expiry ON pending (expires_at);
 """
 
+# v6: what changed, for the in-memory vector matrices (see the module docstring).
+_V6 = (
+    """CREATE TABLE record_changes (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        scope TEXT NOT NULL,
+        record_id TEXT NOT NULL)""",
+    """CREATE TRIGGER records_changes_insert AFTER INSERT ON records BEGIN
+        INSERT INTO record_changes (scope, record_id) VALUES (NEW.scope, NEW.id);
+    END""",
+    """CREATE TRIGGER records_changes_update AFTER UPDATE OF scope, id, status, type,
+        created_at, expires_at, embedding, embedding_dim ON records BEGIN
+        INSERT INTO record_changes (scope, record_id) VALUES (OLD.scope, OLD.id);
+        INSERT INTO record_changes (scope, record_id)
+            SELECT NEW.scope, NEW.id WHERE NEW.scope IS NOT OLD.scope OR NEW.id IS NOT OLD.id;
+    END""",
+    """CREATE TRIGGER records_changes_delete AFTER DELETE ON records BEGIN
+        INSERT INTO record_changes (scope, record_id) VALUES (OLD.scope, OLD.id);
+    END""",
+)
+
 # The indexes whose absence would let the uniqueness invariant break silently.
 INVARIANT_INDEXES = ("records_active_key", "records_active_subject")
 
@@ -167,6 +195,18 @@ def _to_v5(conn: sqlite3.Connection) -> None:
     _run_script(conn, _V5)
 
 
+def _to_v6(conn: sqlite3.Connection) -> None:
+    """Add the change log and its triggers (one statement each: a trigger body holds `;`)."""
+    for statement in _V6:
+        conn.execute(statement)
+
+
+def prune_changes(conn: sqlite3.Connection) -> None:
+    """Drop change-log entries older than the newest CHANGE_LOG_KEEP (a cheap range delete)."""
+    conn.execute("DELETE FROM record_changes WHERE seq <= (SELECT max(seq) FROM "
+                 "record_changes) - ?", (CHANGE_LOG_KEEP,))
+
+
 def _index_all(conn: sqlite3.Connection) -> None:
     for seq, text, subject in conn.execute("SELECT seq, text, subject FROM records").fetchall():
         index_record(conn, seq, text, subject)
@@ -181,7 +221,7 @@ def _run_script(conn: sqlite3.Connection, script: str) -> None:
 
 # MIGRATIONS[n] brings a database from version n to n + 1.
 MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {
-    0: _to_v1, 1: _to_v2, 2: _to_v3, 3: _to_v4, 4: _to_v5,
+    0: _to_v1, 1: _to_v2, 2: _to_v3, 3: _to_v4, 4: _to_v5, 5: _to_v6,
 }
 
 

@@ -240,6 +240,12 @@ class SqliteStore(SqliteAuthState, SqlitePending):
             return [(r, 1.0) for r in rows]
         if exact:
             return self._lookalikes(query, limit, params, typed)
+        with self._lock:  # the matrices change in place: read them under the store's lock
+            return self._ranked_search(scope, query, limit, type, now, vector, params, typed)
+
+    def _ranked_search(self, scope: str, query: str, limit: int, type: str | None,
+                       now: datetime, vector: list[float] | None, params: dict[str, object],
+                       typed: str) -> list[tuple[MemoryRecord, float]]:
         pool = max(limit * 4, 40)
         found: dict[str, MemoryRecord] = {}
         lexical: dict[str, float] = {}
@@ -275,11 +281,8 @@ class SqliteStore(SqliteAuthState, SqlitePending):
                     f"({', '.join(':m' + str(n) for n in range(len(missing)))})",
                     {"scope": scope, **{f"m{n}": i for n, i in enumerate(missing)}}):
                 found[record.id] = record
-        hits = ranked((found[i], scores[i]) for i in order if i in found)
-        vectors = ({i: matrix.vector(facts[i][2]) for i, _ in
-                    ((r.id, s) for r, s in hits) if i in facts}
-                   if matrix is not None else None)
-        return diversify(hits, vectors)[:limit]
+        # Same words only (D-148): a vector echo here is a fact the gate kept as distinct.
+        return diversify(ranked((found[i], scores[i]) for i in order if i in found))[:limit]
 
     def _lookalikes(self, query: str, limit: int, params: dict[str, object],
                     typed: str) -> list[tuple[MemoryRecord, float]]:
@@ -350,6 +353,7 @@ class SqliteStore(SqliteAuthState, SqlitePending):
                     self._check(conn, condition)
                 for current in plans:
                     self._apply(conn, current)
+                schema.prune_changes(conn)
         except sqlite3.IntegrityError as exc:
             if "records.id" in str(exc):
                 inserted = current.insert.id if current and current.insert else "?"
