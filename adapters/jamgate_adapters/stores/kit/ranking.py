@@ -217,9 +217,10 @@ def _near_identical(vectors: Sequence[Sequence[float] | None]) -> Callable[[int,
     matrix product over the hits with numpy, pairwise cosines without it."""
     from jamgate_adapters.stores.kit.vectors import numpy_module
 
-    np = numpy_module()
     present = {n: v for n, v in enumerate(vectors) if v is not None and len(v)}
-    if np is None or len({len(v) for v in present.values()}) != 1 or len(present) < 2:
+    single_length = len({len(v) for v in present.values()}) == 1
+    np = numpy_module() if single_length and len(present) >= 2 else None  # lexical: no numpy
+    if np is None:
         return lambda n, m: (n in present and m in present
                              and cosine(present[n], present[m]) >= NEAR_IDENTICAL)
     units = np.asarray(list(present.values()), dtype=np.float32)
