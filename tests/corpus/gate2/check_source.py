@@ -1,12 +1,18 @@
 """Check one source file of the measuring corpus against CATEGORIES.md; print its counts.
 
 Usage: python tests/corpus/gate2/check_source.py tests/corpus/gate2/<source>.jsonl
+       [--against tests/corpus/gate2]
+
+With --against, also count the texts this source shares with every other source in that
+folder (folded: case, accents and spacing ignored). A new training source must share none,
+with the test source least of all; only the count is printed, never another source's text.
 """
 
 from __future__ import annotations
 
 import json
 import sys
+import unicodedata
 from collections import Counter
 from pathlib import Path
 
@@ -47,8 +53,31 @@ def problems(record: dict, line: int) -> list[str]:
     return found
 
 
-def main(path: str) -> int:
+def _key(text: str) -> str:
+    folded = unicodedata.normalize("NFKD", text.casefold())
+    return " ".join("".join(c for c in folded if not unicodedata.combining(c)).split())
+
+
+def _texts(path: Path) -> set[str]:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    records = [json.loads(line) for line in lines if line.strip()]
+    return {_key(r.get("text") or "".join(r.get("text_parts", []))) for r in records}
+
+
+def overlaps(path: Path, folder: Path) -> list[str]:
+    """One line for each other source that shares texts with `path`."""
+    mine = _texts(path)
+    found = []
+    for other in sorted(folder.glob("*.jsonl")):
+        if other.resolve() != path.resolve() and (shared := len(mine & _texts(other))):
+            found.append(f"shares {shared} text(s) with {other.name}")
+    return found
+
+
+def main(path: str, against: str | None = None) -> int:
     records, errors = [], []
+    if against is not None:
+        errors.extend(overlaps(Path(path), Path(against)))
     for number, raw in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
         if not raw.strip():
             continue
@@ -76,4 +105,9 @@ def main(path: str) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1]))
+    arguments = sys.argv[1:]
+    if len(arguments) == 3 and arguments[1] == "--against":
+        sys.exit(main(arguments[0], arguments[2]))
+    if len(arguments) != 1:
+        sys.exit(__doc__)
+    sys.exit(main(arguments[0]))

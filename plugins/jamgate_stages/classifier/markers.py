@@ -1,0 +1,153 @@
+"""Closed word classes the classifier reads as features, in many languages (D-175).
+
+The categories are defined by whose fact a text states and when it holds: a durable fact names
+a person (the user, "I", "we", someone in their life) and holds beyond today; general
+knowledge names no person, passing state holds now or today only. Character n-grams learn
+that per language from examples; these classes give the model the same signal in every
+language listed, from the definitions rather than from any corpus: first-person words, words
+for the user, words of the present moment or day ("now", "today", "tonight", "this week"),
+and standing words ("always", "every", "usually"). They are features, weighed by training,
+never rules; a person is also crossed with the time classes ("a person and now"). Only
+presence is a feature: a fact about a named person ("Ana lives in Porto") has no marker, so
+"no person" would push it towards general knowledge.
+
+Tables are folded like the text (`jamgate_core.fold`), so diacritics and case do not matter.
+Words are matched whole in space-separated scripts, as substrings in Chinese, Japanese,
+Korean and Thai.
+"""
+
+from __future__ import annotations
+
+from jamgate_core import fold, words
+
+_SELF = """
+i me my mine myself i'm im i've i'd i'll we us our ours we're
+ich mich mir mein meine meinen meinem meiner wir uns unser unsere
+ik mij me mijn wij we ons onze jag mig min mitt mina vi oss jeg meg mine
+je j' moi me m' mon ma mes nous notre nos
+yo me mi mis conmigo nosotros nosotras nuestro nuestra nuestros nuestras
+eu me mim meu minha meus minhas nos nós nosso nossa
+io mi me mio mia miei mie noi ci nostro nostra nostri
+eu mea meu mei mele noi nostru noastra meva
+я меня мне мной мой моя моё мое мои мы нас нам наш наша наше наши
+я мене мені мій моя моє мої ми нас нам наш наша
+ja mnie mi mną mój moja moje moi my nas nam nasz nasza nasze
+já mě mi můj moje moji my nás nám náš naše
+аз мен мене ми мой моя мое моите ние нас наш наша
+ја мене ми мој моја моје ми нас наш наша
+εγω μου με εμενα εμεισ μασ
+ben beni bana benim biz bizi bize bizim
+mina minä minun minua minulla minulle me meidän meillä
+engem nekem enyém mi minket nekünk
+انا أنا لي نحن نا
+אני שלי לי אותי אנחנו שלנו לנו
+من مرا برای ما
+मैं मेरा मेरी मेरे मुझे हम हमारा हमारी
+আমি আমার আমাকে আমরা
+saya aku ku kami kita
+ako ko akin namin natin kami tayo
+tôi mình chúng
+mimi yangu wangu langu changu sisi yetu
+მე ჩემი ჩვენ
+ես իմ մենք
+"""
+_SELF_CJK = "我 我们 我們 私 僕 俺 わたし 나는 내가 나의 저는 제가 저의 우리 ฉัน ผม ดิฉัน เรา"
+
+_USER = """
+user user's users'
+nutzer nutzerin benutzer benutzerin anwender anwenderin gebruiker anvandare användare bruker
+utilisateur utilisatrice usuario usuaria utilizador utilizadora usuário usuária utente
+utilizator usuari
+пользователь пользователя пользователю пользователем користувач користувача
+użytkownik użytkownika użytkowniczka uživatel uživatele потребител корисник
+χρηστησ χρηστη
+kullanıcı kullanici kullanıcının kayttaja käyttäjä felhasznalo felhasználó
+المستخدم المستخدمة משתמש המשתמש המשתמשת کاربر उपयोगकर्ता ব্যবহারকারী
+pengguna gumagamit người dùng mtumiaji მომხმარებელი օգտատեր
+"""
+_USER_CJK = "用户 用戶 使用者 ユーザー 사용자 ผู้ใช้"
+
+_NOW = """
+now today tonight tomorrow yesterday rn this_morning this_afternoon this_evening this_week right_now
+jetzt gerade heute heute_abend morgen gestern diese_woche
+nu vandaag vanavond gisteren idag ikväll imorgon igår i_dag i_kveld i_morgen i_går
+maintenant aujourd'hui ce_soir demain cette_semaine
+ahora hoy esta_noche mañana ayer esta_semana
+agora hoje amanhã ontem
+adesso ora oggi stasera domani ieri stamattina questa settimana
+acum azi astăzi diseară mâine avui demà ahir
+сейчас сегодня завтра вчера зараз сьогодні вчора
+teraz dzisiaj dziś wieczorem jutro wczoraj teď dnes zítra včera dneska
+сега днес утре вчера сада данас сутра јуче
+τωρα σημερα αποψε αυριο χθεσ χτεσ
+şimdi bugün bu_akşam yarın dün
+nyt tänään tänä_iltana huomenna eilen ma_este holnap tegnap
+الآن اليوم الليلة غدا أمس
+עכשיו היום הערב מחר אתמול
+امروز امشب فردا دیروز
+अभी आज कल
+এখন আজ আজকে কাল
+sekarang hari_ini malam_ini besok kemarin ngayon ngayong bukas kahapon
+bây_giờ hôm_nay tối_nay ngày_mai hôm_qua
+sasa leo_hii usiku_huu kesho jana
+ახლა დღეს ხვალ გუშინ հիմա այսօր վաղը երեկ
+"""
+_NOW_CJK = """今天 今晚 明天 昨天 现在 現在 刚才 剛才 这周 本周 今日 今夜 明日 昨日 今朝 今週
+さっき 오늘 내일 어제 지금 이번_주 วันนี้ พรุ่งนี้ ตอนนี้ เมื่อวาน คืนนี้"""
+
+_STANDING = """
+always usually every never generally whenever
+immer stets jeden jede jedes nie niemals meistens grundsätzlich
+altijd elke nooit alltid aldrig varje hver
+toujours chaque jamais généralement
+siempre cada nunca generalmente sempre ogni mai
+mereu întotdeauna fiecare sempre cada
+всегда каждый каждую никогда обычно завжди кожен ніколи
+zawsze każdy każdą nigdy zwykle vždy každý nikdy
+винаги всеки никога увек сваки никад
+παντα καθε ποτε συνηθωσ
+her_zaman hep daima asla genellikle aina joka koskaan mindig minden soha
+دائما دائماً كل أبدا תמיד כל אף_פעם همیشه هر هرگز
+हमेशा हर कभी সবসময় প্রতি কখনো
+selalu setiap tidak_pernah palagi bawat hindi_kailanman luôn_luôn không_bao_giờ
+kila daima kamwe ყოველთვის ყოველ միշտ ամեն
+"""
+_STANDING_CJK = "总是 總是 每次 每天 从不 從不 いつも 毎回 毎日 決して 항상 매번 매일 절대 เสมอ"
+
+
+def _entries(table: str) -> list[list[str]]:
+    """Each entry of a table as folded words (`_` joins the words of a phrase)."""
+    return [found for entry in table.split() if (found := words(fold(entry.replace("_", " "))))]
+
+
+def _space_table(table: str) -> tuple[frozenset[str], frozenset[str]]:
+    """(single words, phrases of several words) of a space-separated table."""
+    entries = _entries(table)
+    return (frozenset(e[0] for e in entries if len(e) == 1),
+            frozenset(" ".join(e) for e in entries if len(e) > 1))
+
+
+def _substrings(table: str) -> tuple[str, ...]:
+    return tuple(sorted({"".join(e) for e in _entries(table)}))
+
+
+_CLASSES: dict[str, tuple[frozenset[str], frozenset[str], tuple[str, ...]]] = {
+    name: (*_space_table(spaced), _substrings(joined)) for name, spaced, joined in (
+        ("self", _SELF, _SELF_CJK), ("user", _USER, _USER_CJK), ("now", _NOW, _NOW_CJK),
+        ("standing", _STANDING, _STANDING_CJK))
+}
+
+
+def marker_features(tokens: list[str]) -> list[str]:
+    """The marker classes present among a text's folded words, and their crossings."""
+    present = set(tokens)
+    line = f" {' '.join(tokens)} "
+    joined = "".join(tokens)
+    found = {name for name, (single, phrases, substrings) in _CLASSES.items()
+             if not present.isdisjoint(single) or any(f" {p} " in line for p in phrases)
+             or any(s in joined for s in substrings)}
+    names = [f"m:{name}" for name in sorted(found)]
+    if found & {"self", "user"}:  # a named person is a person too, and has no marker: so
+        # only presence is a feature, never "no person" (D-175)
+        names += [f"m:person+{name}" for name in sorted(found & {"now", "standing"})]
+    return names
