@@ -162,18 +162,9 @@ class MemoryView(BaseModel):
 
     @classmethod
     def of(cls, record: MemoryRecord) -> MemoryView:
-        return cls(
-            id=record.id,
-            text=record.text,
-            type=record.type,
-            subject=record.subject,
-            source=record.source,
-            scope=record.scope,
-            status=record.status,
-            created_at=iso(record.created_at),
-            expires_at=iso(record.expires_at) if record.expires_at else None,
-            client=record.client,
-        )
+        fields = {name: getattr(record, name) for name in cls.model_fields}
+        return cls(**fields | {"created_at": iso(record.created_at), "expires_at":
+                               iso(record.expires_at) if record.expires_at else None})
 
 
 class SaveRequest(BaseModel):
@@ -335,16 +326,8 @@ class ScoredMemory(BaseModel):
 
     @classmethod
     def of(cls, record: MemoryRecord, score: float) -> ScoredMemory:
-        return cls(
-            id=record.id,
-            text=record.text,
-            type=record.type,
-            subject=record.subject,
-            source=record.source,
-            scope=record.scope,
-            created_at=iso(record.created_at),
-            score=round(score, 6),
-        )
+        fields = {name: getattr(record, name) for name in cls.model_fields if name != "score"}
+        return cls(**fields | {"created_at": iso(record.created_at), "score": round(score, 6)})
 
 
 class RecallResult(BaseModel):
