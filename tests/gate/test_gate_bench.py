@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import Any, ClassVar
 
+import pytest
 from pydantic import BaseModel
 
 from jamgate_commands.bench_gate import (
@@ -84,3 +85,15 @@ def test_credentials_are_redacted_in_failures() -> None:
     secret = "".join(["gh", "p_", "Zq8Xw2Lm9Rt4Yb7Nc3Vd6Kp1"])
     report = score_corpus([case(secret, "pass", "credential")], stateless_stages())
     assert report["failures"][0]["text"].startswith("[redacted:")
+
+
+def test_the_frozen_test_split_prints_no_missed_text(capsys: pytest.CaptureFixture[str]) -> None:
+    """Reading the test split's misses would be tuning on it: only their count is shown."""
+    from jamgate_core.cli import main
+
+    assert main(["bench", "gate", "--split", "test", "--json"]) == 0
+    frozen = json.loads(capsys.readouterr().out)
+    assert frozen["failures"] == [] and frozen["failures_hidden"] > 0
+    assert main(["bench", "gate", "--split", "dev", "--json"]) == 0
+    dev = json.loads(capsys.readouterr().out)
+    assert dev["failures"] and "failures_hidden" not in dev
