@@ -124,20 +124,20 @@ CREATE INDEX IF NOT EXISTS pending_expiry ON pending (expires_at);
 
 # v6: what changed, for the in-memory vector matrices (see the module docstring).
 _V6 = (
-    """CREATE TABLE record_changes (
+    """CREATE TABLE IF NOT EXISTS record_changes (
         seq INTEGER PRIMARY KEY AUTOINCREMENT,
         scope TEXT NOT NULL,
         record_id TEXT NOT NULL)""",
-    """CREATE TRIGGER records_changes_insert AFTER INSERT ON records BEGIN
+    """CREATE TRIGGER IF NOT EXISTS records_changes_insert AFTER INSERT ON records BEGIN
         INSERT INTO record_changes (scope, record_id) VALUES (NEW.scope, NEW.id);
     END""",
-    """CREATE TRIGGER records_changes_update AFTER UPDATE OF scope, id, status, type,
+    """CREATE TRIGGER IF NOT EXISTS records_changes_update AFTER UPDATE OF scope, id, status, type,
         created_at, expires_at, embedding, embedding_dim ON records BEGIN
         INSERT INTO record_changes (scope, record_id) VALUES (OLD.scope, OLD.id);
         INSERT INTO record_changes (scope, record_id)
             SELECT NEW.scope, NEW.id WHERE NEW.scope IS NOT OLD.scope OR NEW.id IS NOT OLD.id;
     END""",
-    """CREATE TRIGGER records_changes_delete AFTER DELETE ON records BEGIN
+    """CREATE TRIGGER IF NOT EXISTS records_changes_delete AFTER DELETE ON records BEGIN
         INSERT INTO record_changes (scope, record_id) VALUES (OLD.scope, OLD.id);
     END""",
 )
