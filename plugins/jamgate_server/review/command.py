@@ -64,6 +64,7 @@ def run_review(app: App, args: argparse.Namespace) -> int:
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # no delayed-ACK stall
     sock.bind((LOOPBACK, args.port or 0))
+    sock.listen(128)  # connections queue from now on: the URL works before uvicorn is up
     port = sock.getsockname()[1]
     url = f"http://{LOOPBACK}:{port}/review/login?once={sessions.one_time_code()}"
     print(f"Jamgate review on http://{LOOPBACK}:{port}/review (Ctrl-C to stop). Open once:\n"
