@@ -7,10 +7,11 @@ refuses when any of it changed, and the pipeline judges again (a bounded number 
 
 from __future__ import annotations
 
-import heapq
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from jamgate_core.contracts import Embedder, Preconditions, Store, WritePlan
@@ -87,11 +88,8 @@ class OverlayView(StoreView):
         # As in the store's ranking: words most of the batch holds say little; count only the
         # rarer ones (at least one list), so a large import stays linear.
         kept = [p for n, p in enumerate(postings) if n == 0 or len(p) <= BATCH_WORD_BUDGET]
-        shared: dict[str, int] = {}
-        for posting in kept:
-            for record_id in posting:
-                shared[record_id] = shared.get(record_id, 0) + 1
-        best = heapq.nlargest(limit * 4, shared.items(), key=lambda hit: hit[1])
+        # Counted in C; `most_common` is `heapq.nlargest` by count, ties in first-seen order.
+        best = Counter(chain.from_iterable(kept)).most_common(limit * 4)
         batch = [(self._upgraded.get(i, self._inserted[i]), n / len(wanted)) for i, n in best
                  if i not in self._retired and self._inserted[i].is_live(self.now)]
         return stored + batch[:limit]

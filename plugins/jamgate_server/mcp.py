@@ -25,6 +25,7 @@ from pydantic import BaseModel
 
 from jamgate_core import __version__, arguments, render
 from jamgate_core.app import LIST_CAP, RECALL_CAP, App
+from jamgate_core.contracts import LOCAL
 from jamgate_core.errors import JamgateError, NotFound
 from jamgate_core.models import ClientInfo, ForgetResult, ListResult, RecallResult, Verdict
 from jamgate_server import profile
@@ -211,10 +212,19 @@ def _error(message: str) -> types.CallToolResult:
     return types.CallToolResult(content=[types.TextContent(text=message)], is_error=True)
 
 
+def runs_inline(app: App) -> bool:
+    """Whether a stdio server answers tool calls on its event loop instead of a worker
+    thread: only where a call is pure in-process Python under the GIL (a local store, no
+    embedder), so a thread would add its hand-off and never overlap any work (D-159)."""
+    return LOCAL in app.store.capabilities and app.embedder is None
+
+
 def build_server(app: App, *, origin: str = "mcp",
-                 limiter: anyio.CapacityLimiter | None = None) -> Server[Any]:
+                 limiter: anyio.CapacityLimiter | None = None,
+                 inline: bool = False) -> Server[Any]:
     """An MCP server exposing the five tools (plus any a plugin registers) over `app`.
-    `limiter` bounds concurrent store work; pass the one the REST API uses to share it."""
+    `limiter` bounds concurrent store work; pass the one the REST API uses to share it.
+    `inline` runs tool calls on the event loop (stdio, `runs_inline`), else in a thread."""
     tools: dict[str, ToolSpec] = {spec.name: spec for spec in TOOLS}
 
     def register(name: str, description: str, input_schema: dict[str, Any],
@@ -252,9 +262,12 @@ def build_server(app: App, *, origin: str = "mcp",
         raw = params.arguments if isinstance(params.arguments, dict) else {}
         who = provenance_of(ctx, origin)
         try:
-            model, text = await anyio.to_thread.run_sync(
-                partial(spec.handler, app, raw, who), limiter=limiter
-            )
+            if inline:
+                model, text = spec.handler(app, raw, who)
+            else:
+                model, text = await anyio.to_thread.run_sync(
+                    partial(spec.handler, app, raw, who), limiter=limiter
+                )
         except JamgateError as exc:
             return _error(f"{spec.name} failed: {exc}")
         except Exception as exc:  # the server must survive anything a tool call does
@@ -312,6 +325,6 @@ async def serve_stdio(app: App) -> None:
     a JSON-RPC error (`stdio.py`), never silence."""
     from jamgate_server.stdio import stdio_transport
 
-    server = build_server(app)
+    server = build_server(app, inline=runs_inline(app))
     async with stdio_transport() as (read_stream, write_stream):
         await server.run(read_stream, write_stream, server.create_initialization_options())

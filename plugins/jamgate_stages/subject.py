@@ -175,14 +175,17 @@ def _owner_after(words: list[str], at: int) -> str | None:
     return None
 
 
+# The user phrases as `_words` splits them ("l'utente" → "l' utente"), computed once.
+_USER_PHRASES_SPACED = tuple((phrase, re.sub("['’]", "' ", phrase)) for phrase in lang.USER_PHRASES)
+
+
 def holder(text: str, prefix_names: bool = True) -> Holder:
     """Whose fact this is, and the prefix its subject takes."""
     if not _readable(text):
         return "unknown", None
     words = _words(text[:120])
     lowered_text = " ".join(words).lower()
-    for phrase in lang.USER_PHRASES:
-        spaced = re.sub("['’]", "' ", phrase)
+    for phrase, spaced in _USER_PHRASES_SPACED:
         if lowered_text.startswith(spaced + " ") and not phrase.startswith("the "):
             words = ["user", *words[len(spaced.split()):]]
             break

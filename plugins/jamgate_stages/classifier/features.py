@@ -14,8 +14,11 @@ L2-normalised. Training (`scripts/train_gate_classifier.py`) and inference use t
 from __future__ import annotations
 
 import math
+import operator
 import re
 import zlib
+from collections import Counter
+from functools import lru_cache
 from itertools import pairwise
 
 from jamgate_core import fold, words
@@ -56,12 +59,21 @@ def feature_names(text: str, source: str | None, type: str | None) -> list[str]:
     return names
 
 
+@lru_cache(maxsize=1 << 16)
+def _index(name: str) -> int:
+    """A feature's bucket (cached: n-grams and words recur across texts)."""
+    return zlib.crc32(name.encode("utf-8")) & (DIMENSION - 1)
+
+
+@lru_cache(maxsize=256)
+def _log_count(count: int) -> float:
+    return 1.0 + math.log(count)
+
+
 def hashed(text: str, source: str | None, type: str | None) -> tuple[list[int], list[float]]:
-    """Sparse (indices, values) of one candidate: log counts, L2-normalised."""
-    counts: dict[int, int] = {}
-    for name in feature_names(text, source, type):
-        index = zlib.crc32(name.encode("utf-8")) & (DIMENSION - 1)
-        counts[index] = counts.get(index, 0) + 1
-    values = [1.0 + math.log(n) for n in counts.values()]
-    norm = math.sqrt(sum(v * v for v in values)) or 1.0
+    """Sparse (indices, values) of one candidate: log counts, L2-normalised (buckets in the
+    order of their first feature)."""
+    counts = Counter(map(_index, feature_names(text, source, type)))
+    values = list(map(_log_count, counts.values()))
+    norm = math.sqrt(sum(map(operator.mul, values, values))) or 1.0
     return list(counts), [v / norm for v in values]
