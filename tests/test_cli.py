@@ -90,6 +90,15 @@ def test_plugins_lists_the_builtins() -> None:
             ("jamgate.stages", "validation"), ("jamgate.plugins", "gatelog")} <= names
 
 
+def test_plugins_says_an_installed_extra_is_usable() -> None:
+    """The suite's environment has every extra: mem0 is usable and says which extra it needs
+    (tests/setup/test_install_paths.py checks a wheel installed without them)."""
+    rows = json.loads(jamgate("plugins", "--json").stdout)
+    mem0 = next(r for r in rows if (r["group"], r["name"]) == ("jamgate.stores", "mem0"))
+    assert mem0["usable"] is True and mem0["extra"] == "mem0" and "install" not in mem0
+    assert "(built-in; the mem0 extra is installed)" in jamgate("plugins").stdout
+
+
 def test_doctor_on_a_fresh_home(jamgate_home: Path) -> None:
     result = jamgate("doctor", "--json")
     assert result.returncode == 0, result.stdout

