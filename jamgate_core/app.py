@@ -63,8 +63,6 @@ class App:
         # The first stored save compacts, then every COMPACT_EVERY-th.
         self._stored_since_compaction = COMPACT_EVERY - 1
 
-    # ---- lifecycle ----------------------------------------------------------------------
-
     def start(self) -> App:
         """Open the store and announce the start to plugins. Idempotent."""
         with self._lock:
@@ -91,8 +89,6 @@ class App:
     def store_dir(self) -> Path | None:
         """The folder of the store's file (for the gate log), None for other stores."""
         return loader.store_dir_of(self.store)
-
-    # ---- operations ---------------------------------------------------------------------
 
     def save(self, request: SaveRequest, *, origin: str = "mcp") -> Verdict:
         """Judge and store one memory; now and then, drop records expired past their grace."""

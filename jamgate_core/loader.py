@@ -31,9 +31,8 @@ from jamgate_core.settings import Settings
 from jamgate_core.stage import EMBEDDER, ConfiguredStage, Stage
 from jamgate_core.version import install_command
 
-STORES, EMBEDDERS, STAGES, FORMATS = ("jamgate.stores", "jamgate.embedders", "jamgate.stages",
-                                      "jamgate.formats")
-PLUGINS = "jamgate.plugins"
+STORES, EMBEDDERS, STAGES, FORMATS, PLUGINS = (
+    "jamgate.stores", "jamgate.embedders", "jamgate.stages", "jamgate.formats", "jamgate.plugins")
 GROUPS = (STORES, EMBEDDERS, STAGES, FORMATS, PLUGINS)
 CORE_DISTRIBUTION = "jamgate"
 # Built-ins whose dependencies come with an extra of the jamgate distribution.

@@ -251,8 +251,7 @@ class Pipeline:
             verdicts: dict[int, Verdict] = {}
             decided: list[tuple[Verdict, _Judgement]] = []
             plans: list[WritePlan] = []
-            # Scopes holding nothing yet (one read): an import into an empty store asks the
-            # store nothing per record.
+            # Scopes holding nothing yet, read once: an empty scope is asked nothing per record.
             occupied = {canonical_scope(str(scope)) for scope in self.store.scopes()}
             for index in order:
                 candidate = self.candidate(requests[index], origin, now)

