@@ -12,8 +12,8 @@ from typing import Any
 import httpx2
 import pytest
 from live_server import Running
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.expected_conditions import staleness_of
 from selenium.webdriver.support.wait import WebDriverWait
 
 from jamgate_commands.gatelog import read_entries
@@ -61,7 +61,19 @@ def click_and_wait(page: Any, element: Any, confirm: bool = False) -> None:
     element.click()
     if confirm:
         page.switch_to.alert.accept()  # review.js asks before a destructive action
-    WebDriverWait(page, 10).until(staleness_of(old))
+    WebDriverWait(page, 10).until(lambda _: left_the_document(old))
+    WebDriverWait(page, 10).until(
+        lambda driver: driver.execute_script("return document.readyState") == "complete")
+
+
+def left_the_document(element: Any) -> bool:
+    """Whether the page holding `element` has been replaced. Mid-navigation chromedriver may
+    answer "node does not belong to the document" instead of a stale reference: gone too."""
+    try:
+        element.is_enabled()
+    except WebDriverException:  # StaleElementReferenceException among them
+        return True
+    return False
 
 
 def absent(page: Any, by: str, value: str) -> bool:
