@@ -226,14 +226,3 @@ class VectorMatrix:
         chosen = [key for n, key in enumerate(best) if n < k or key in wanted]
         return Nearest([(key, cosines[key]) for key in chosen],
                        {key: adjusted[key] for key in chosen}, mean, spread)
-
-    def vector(self, key: object) -> Sequence[float] | None:
-        """The stored vector of the row with this key (with numpy: its unit row, a view into
-        the buffer, valid until the next change), or None."""
-        n = self._row.get(key)
-        if n is None:
-            return None
-        if self._np is not None:
-            row: Sequence[float] = self._units[n]
-            return row
-        return self._rows[n][0]
