@@ -49,8 +49,18 @@ REGRESSION = [ROOT / "tests" / "corpus" / "gate_cases.jsonl",
 OLD_CATEGORIES = {"chatter": "tool-output", "speculative": "speculation", "hard-reject": "junk"}
 
 
+# The splits this script may read. `blind` (issue #16) is measured by `jamgate bench gate
+# --split blind` only: never trained on, never used to choose a threshold, never scored here.
+READABLE_SPLITS = ("train", "dev", "test")
+
+
 def split(name: str) -> list[GateCase]:
-    sources = tomllib.loads((CORPUS / "SPLITS.toml").read_text())[name]
+    if name not in READABLE_SPLITS:
+        raise ValueError(f"the training script never reads the {name!r} split")
+    splits = tomllib.loads((CORPUS / "SPLITS.toml").read_text())
+    sources = splits[name]
+    if blind := set(sources) & set(splits.get("blind", [])):
+        raise ValueError(f"the {name} split names blind source(s) {sorted(blind)}")
     cases = [case for source in sources for case in load_corpus(CORPUS / f"{source}.jsonl")]
     if name == "train":
         for path in REGRESSION:

