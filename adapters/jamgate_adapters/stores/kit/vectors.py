@@ -35,7 +35,7 @@ def numpy_module() -> Any:
 
 # The fewest candidates asked of an approximate index (its recall of the exact top 40 grows
 # with them; measured in docs/benchmarks.md, D-185).
-CANDIDATES = 200
+CANDIDATES = 400
 
 
 class Candidates(Protocol):
