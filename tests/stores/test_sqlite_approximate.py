@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from jamgate_adapters.stores.kit.approximate import ApproximateIndex
+from jamgate_adapters.stores.sqlite import graphs
 from jamgate_adapters.stores.sqlite.store import SqliteStore
 from jamgate_core.contracts import Preconditions, WritePlan
 from jamgate_core.models import MemoryRecord, new_id, text_key, utcnow
@@ -111,13 +112,17 @@ def test_above_the_threshold_answers_equal_the_exact_scan(home: Path) -> None:
         exact.close()
 
 
-def test_deletes_and_new_vectors_reach_the_graph(home: Path) -> None:
+def test_deletes_and_new_vectors_reach_the_graph(home: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(graphs, "SAVE_AFTER", 1)  # a changed graph is saved at close…
     store = opened(home)
     try:
         query = seeded(1, seed=5)[0]
         assert ready(store, query) == "built"
         top = near(store, query)[0]
+        assert graph_files(home)  # saved when built
         store.delete("default", top)
+        assert graph_files(home) == []  # its bytes held the forgotten vector
         assert top not in near(store, query)
         assert top not in graph(store)
         # A new vector pointing at the query, then one changed to point at it.
@@ -129,6 +134,7 @@ def test_deletes_and_new_vectors_reach_the_graph(home: Path) -> None:
         assert graph(store).vectors([victim])[0] @ -query > 0.999
     finally:
         store.close()
+    assert graph_files(home) == []  # …unless it applied a forget
 
 
 def test_a_reopened_store_loads_the_saved_graph_and_applies_the_log_since(home: Path) -> None:

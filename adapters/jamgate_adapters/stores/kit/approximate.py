@@ -13,6 +13,7 @@ imported on first use (the `ann` extra); `available()` says whether it is instal
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
@@ -27,8 +28,9 @@ BUILD_BEAM = 200
 FORMAT = "jamgate-hnsw-1"
 
 
+@functools.cache
 def available() -> bool:
-    """Whether hnswlib can be imported here."""
+    """Whether hnswlib can be imported here (asked once a process)."""
     try:
         import hnswlib  # noqa: F401
     except ImportError:

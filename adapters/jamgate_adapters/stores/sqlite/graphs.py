@@ -44,6 +44,7 @@ class ScopeGraph:
     seen: int = 0  # the last change-log entry the graph reflects
     saved_seen: int = -1  # the position of the file on disk (-1: none written by us)
     clean: bool = True  # holds no hard-deleted vector: may be saved
+    forgets: int = 0  # hard deletions in the scope seen by this store (`forget_files`)
     source: str = ""  # "file" or "built", once ready
     worker: threading.Thread | None = None
     ready: threading.Event = field(default_factory=threading.Event)
@@ -125,16 +126,19 @@ class Graphs:
                 with self._lock:  # a snapshot of the matrix and the log position it holds
                     matrix, seen = self._snapshot(graph.scope, graph.dim)
                     keys, units = list(matrix.keys), matrix.units()
+                    forgets = graph.forgets
                 built = ApproximateIndex(graph.dim, len(keys) + len(keys) // 8 + 64)
                 for start in range(0, len(keys), 4_096):
                     if self._closed:
                         return
                     built.add(keys[start:start + 4_096], units[start:start + 4_096])
                 del units
-                if not self._closed:
+                clean = graph.forgets == forgets  # no forget since the snapshot
+                if not self._closed and clean:
                     with contextlib.suppress(OSError):
                         built.save(meta, {**header, "seen": seen})
                         graph.saved_seen = seen
+                graph.clean = clean
                 graph._pending = (built, seen, False)
             except Exception:
                 graph._pending = None
@@ -202,6 +206,7 @@ class Graphs:
         for (named, _), graph in self._graphs.items():
             if named == scope:
                 graph.clean = False
+                graph.forgets += 1
         for meta in list(self.folder.glob("*.json")) if self.folder.is_dir() else []:
             with contextlib.suppress(OSError, ValueError):
                 if _read_scope(meta) == scope:

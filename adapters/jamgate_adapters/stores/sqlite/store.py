@@ -101,11 +101,15 @@ class SqliteStore(SqliteAuthState, SqlitePending):
         self.last_backup: Path | None = None
         self._conn: sqlite3.Connection | None = None
         self._lock = threading.RLock()
-        self._vectors = index.VectorCache(self.path.parent / (self.path.name + ".ann"),
-                                          self._lock, options.approximate_from)
+        self._vectors = self._vector_cache()
 
     def location(self) -> str:
         return str(self.path)
+
+    def _vector_cache(self) -> index.VectorCache:
+        """The matrices and approximate indexes (saved in `<db>.ann/`) of this store."""
+        return index.VectorCache(self.path.parent / (self.path.name + ".ann"), self._lock,
+                                 self.options.approximate_from)
 
     # --- opening -------------------------------------------------------------------------------
 
@@ -133,6 +137,7 @@ class SqliteStore(SqliteAuthState, SqlitePending):
     def close(self) -> None:
         with self._lock:
             self._vectors.close()
+            self._vectors = self._vector_cache()  # a reopened store starts afresh
             if self._conn is not None:
                 self._conn.close()
                 self._conn = None
