@@ -5,6 +5,7 @@ scan answers, and another process's write reaches this process's graph through t
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from datetime import timedelta
@@ -145,6 +146,13 @@ def test_a_reopened_store_loads_the_saved_graph_and_applies_the_log_since(home: 
     finally:
         store.close()
     assert any(path.suffix == ".hnsw" for path in graph_files(home))
+    # A save killed midway left a scratch file: the next save removes it (not a live one's).
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    orphan = home / "memory.db.ann" / f".scope-24.{gone}.tmp"
+    live = home / "memory.db.ann" / f".scope-24.{os.getppid()}.tmp"
+    orphan.write_bytes(b"vectors")
+    live.write_bytes(b"vectors")
     writer = opened(home, threshold=10**9)  # writes while no graph is open: in the log only
     try:
         added = fill(writer, query[None, :], "added")[0]
@@ -155,8 +163,12 @@ def test_a_reopened_store_loads_the_saved_graph_and_applies_the_log_since(home: 
         assert ready(again, query) == "file"
         assert near(again, query)[0] == added
         assert added in graph(again)
+        graph(again).save(again._vectors.graphs.meta_path("default", DIM),  # type: ignore[union-attr]
+                          {"scope": "default", "seen": 0})
+        assert not orphan.exists() and live.exists()
     finally:
         again.close()
+        live.unlink()
 
 
 def test_a_corrupt_graph_file_is_rebuilt_while_the_exact_scan_answers(home: Path) -> None:

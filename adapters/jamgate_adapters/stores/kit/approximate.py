@@ -115,6 +115,7 @@ class ApproximateIndex:
         named by an earlier header are removed after."""
         folder = meta_path.parent
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        _remove_orphans(folder)
         scratch = folder / f".{meta_path.stem}.{os.getpid()}.tmp"
         self._graph.save_index(str(scratch))
         os.chmod(scratch, 0o600)
@@ -166,6 +167,22 @@ class ApproximateIndex:
         if index._graph.get_current_count() != len(labels) + index._deleted:
             return None
         return index
+
+
+def _remove_orphans(folder: Path) -> None:
+    """Remove the scratch files (`.<name>.<pid>.tmp`) of processes that no longer run: a save
+    killed midway leaves one, holding vectors."""
+    for scratch in folder.glob(".*.tmp"):
+        pid = scratch.name.rsplit(".", 2)[-2]
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            with contextlib.suppress(OSError):
+                scratch.unlink()
+        except (PermissionError, OverflowError):
+            continue
 
 
 def _digest(path: Path) -> str:
