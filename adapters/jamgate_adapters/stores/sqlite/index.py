@@ -8,9 +8,13 @@ import sqlite3
 from array import array
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
+from jamgate_adapters.stores.kit.approximate import ApproximateIndex
 from jamgate_adapters.stores.kit.lexical import match_terms, typo_limit, typo_matches
 from jamgate_adapters.stores.kit.vectors import VectorMatrix
+from jamgate_adapters.stores.sqlite.graphs import THRESHOLD, Graphs
 from jamgate_adapters.stores.sqlite.rows import FIELDS, LIVE_R, blob_array
 from jamgate_core.models import parse_iso
 from jamgate_core.text import is_cjk
@@ -164,10 +168,18 @@ class _Scope:
 class VectorCache:
     """A connection's scope matrices, by (scope, vector length), kept current from the
     `record_changes` log (schema v6): a write, this connection's or another process's, costs
-    the rows it changed, not a reload."""
+    the rows it changed, not a reload. A scope large enough also gets an approximate index
+    (`graphs`, D-185), kept in step with the same log."""
 
-    def __init__(self) -> None:
+    def __init__(self, graphs_folder: Path | None = None, lock: Any = None,
+                 threshold: int = THRESHOLD) -> None:
         self._cache: dict[tuple[str, int], _Scope] = {}
+        self.graphs = (None if graphs_folder is None else
+                       Graphs(graphs_folder, lock, self._snapshot, threshold))
+
+    def _snapshot(self, scope: str, dim: int) -> tuple[VectorMatrix, int]:
+        cached = self._cache[(scope, dim)]
+        return cached.matrix, cached.seen
 
     def matrix(self, conn: sqlite3.Connection, scope: str, dim: int,
                ) -> tuple[VectorMatrix, Facts]:
@@ -192,7 +204,8 @@ class VectorCache:
             return cached.matrix, cached.facts
         if len(self._cache) > 16:
             self._cache.clear()
-        self._cache.pop((scope, dim), None)  # the old matrix's memory goes before the new
+        if self._cache.pop((scope, dim), None) is not None and self.graphs is not None:
+            self.graphs.reloaded(scope, dim)  # the old matrix's memory goes before the new
         facts: Facts = {}
         rows = conn.execute(
             f"{_VECTOR_ROW} WHERE scope = ? AND status = 'active' AND embedding_dim = ? "
@@ -207,8 +220,24 @@ class VectorCache:
         self._cache[(scope, dim)] = _Scope(matrix, facts, newest, version)
         return matrix, facts
 
-    @staticmethod
-    def _follow(conn: sqlite3.Connection, scope: str, cached: _Scope, newest: int) -> None:
+    def index(self, conn: sqlite3.Connection, scope: str, dim: int) -> ApproximateIndex | None:
+        """The scope's ready approximate index, after `matrix` for the same scope (None: the
+        scope is small, the index is being prepared, or hnswlib is not installed)."""
+        cached = self._cache.get((scope, dim))
+        if self.graphs is None or cached is None:
+            return None
+        return self.graphs.current(conn, scope, cached.matrix, cached.seen)
+
+    def forgotten(self, scope: str) -> None:
+        """A record of `scope` was deleted for good (its saved graphs go, see `graphs`)."""
+        if self.graphs is not None:
+            self.graphs.forget_files(scope)
+
+    def close(self) -> None:
+        if self.graphs is not None:
+            self.graphs.close()
+
+    def _follow(self, conn: sqlite3.Connection, scope: str, cached: _Scope, newest: int) -> None:
         """Apply the scope's change-log entries after `cached.seen` up to `newest`: each
         changed record's current row is put into the matrix, or removed from it when it is
         gone, retired or holds no vector of this length."""
@@ -216,6 +245,9 @@ class VectorCache:
             "SELECT DISTINCT record_id FROM record_changes WHERE seq > ? AND seq <= ? "
             "AND scope = ?", (cached.seen, newest, scope))]
         matrix, facts = cached.matrix, cached.facts
+        put: list[str] = []
+        removed: list[str] = []
+        hard = False
         for start in range(0, len(changed), 500):
             chunk = changed[start:start + 500]
             current = {row["id"]: row for row in conn.execute(
@@ -225,12 +257,17 @@ class VectorCache:
                 row = current.get(record_id)
                 if (row is None or row["status"] != "active" or row["embedding"] is None
                         or row["embedding_dim"] != matrix.dim):
+                    hard = hard or (row is None and record_id in matrix)
                     matrix.remove(record_id)
                     facts.pop(record_id, None)
+                    removed.append(record_id)
                     continue
                 matrix.put(record_id, _expiry(row["expires_at"]), blob_array(row["embedding"]))
                 facts[record_id] = (row["type"], row["created_at"])
+                put.append(record_id)
         cached.seen = newest
+        if self.graphs is not None:
+            self.graphs.follow(scope, matrix, put, removed, hard, newest)
 
 
 def _expiry(expires_at: str | None) -> float:

@@ -87,6 +87,8 @@ class SqliteStore(SqliteAuthState, SqlitePending):
 
         path: str | None = None
         timeout_seconds: float = Field(default=30.0, gt=0)
+        # Rows in a scope from which recall uses the approximate index (D-185).
+        approximate_from: int = Field(default=index.THRESHOLD, ge=1)
 
     capabilities: frozenset[str]
 
@@ -99,10 +101,15 @@ class SqliteStore(SqliteAuthState, SqlitePending):
         self.last_backup: Path | None = None
         self._conn: sqlite3.Connection | None = None
         self._lock = threading.RLock()
-        self._vectors = index.VectorCache()
+        self._vectors = self._vector_cache()
 
     def location(self) -> str:
         return str(self.path)
+
+    def _vector_cache(self) -> index.VectorCache:
+        """The matrices and approximate indexes (saved in `<db>.ann/`) of this store."""
+        return index.VectorCache(self.path.parent / (self.path.name + ".ann"), self._lock,
+                                 self.options.approximate_from)
 
     # --- opening -------------------------------------------------------------------------------
 
@@ -129,6 +136,8 @@ class SqliteStore(SqliteAuthState, SqlitePending):
 
     def close(self) -> None:
         with self._lock:
+            self._vectors.close()
+            self._vectors = self._vector_cache()  # a reopened store starts afresh
             if self._conn is not None:
                 self._conn.close()
                 self._conn = None
@@ -257,13 +266,14 @@ class SqliteStore(SqliteAuthState, SqlitePending):
                     lexical[row["id"]] = max(-row["rank"], 1e-9)
             matrix, facts = (self._vectors.matrix(conn, scope, len(vector)) if vector
                              else (None, {}))
+            approximate = self._vectors.index(conn, scope, len(vector)) if vector else None
         hints = QueryHints(query, now)
         cosines: dict[str, float] | None = None
         adjusted: dict[str, float] | None = None
         stats = None
         if vector and matrix is not None:
             near = matrix.ranked(vector, now, pool * 2, also=list(lexical),
-                                 discount=HUB_DISCOUNT)
+                                 discount=HUB_DISCOUNT, index=approximate)
             stats = (near.mean, near.spread)
             cosines = {str(key): similarity for key, similarity in near.hits
                        if type is None or facts[str(key)][0] == type}
@@ -304,7 +314,8 @@ class SqliteStore(SqliteAuthState, SqlitePending):
             return []
         with self._db() as conn:
             matrix, facts = self._vectors.matrix(conn, scope, len(vector))
-            near = matrix.ranked(vector, now, limit + 8).hits
+            near = matrix.ranked(vector, now, limit + 8,
+                                 index=self._vectors.index(conn, scope, len(vector))).hits
             scored = sorted(((similarity, facts[str(key)][1], str(key)) for key, similarity in
                              near), reverse=True)[:limit]
             if not scored:
@@ -418,6 +429,7 @@ class SqliteStore(SqliteAuthState, SqlitePending):
                 # now, so secure_delete can zero them (cost grows with the index; forgets are
                 # rare).
                 conn.execute("INSERT INTO records_fts (records_fts) VALUES ('optimize')")
+            self._vectors.forgotten(scope)  # a saved graph's bytes may hold the vector
             self.checkpoint()
             return record_of(row)
 
@@ -425,14 +437,17 @@ class SqliteStore(SqliteAuthState, SqlitePending):
         """Remove active records expired at or before `cutoff`, with their index entries."""
         with self._lock:
             with self._transaction() as conn:
-                seqs = [row["seq"] for row in conn.execute(
-                    "SELECT seq FROM records WHERE status = 'active' AND expires_at IS NOT NULL "
-                    "AND expires_at <= ?", (iso(cutoff),))]
+                expired = conn.execute(
+                    "SELECT seq, scope FROM records WHERE status = 'active' "
+                    "AND expires_at IS NOT NULL AND expires_at <= ?", (iso(cutoff),)).fetchall()
+                seqs = [row["seq"] for row in expired]
                 for seq in seqs:
                     conn.execute("DELETE FROM records_fts WHERE rowid = ?", (seq,))
                     conn.execute("DELETE FROM records WHERE seq = ?", (seq,))
                 if seqs:
                     conn.execute("INSERT INTO records_fts (records_fts) VALUES ('optimize')")
+            for scope in {row["scope"] for row in expired}:
+                self._vectors.forgotten(scope)
             if seqs:
                 self.checkpoint()
             return len(seqs)
