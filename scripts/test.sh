@@ -47,6 +47,17 @@ if [ ! -x .cache/agent-clis/node_modules/.bin/claude ] || \
   npm i --no-save --no-audit --no-fund --silent --prefix .cache/agent-clis \
     @anthropic-ai/claude-code@2.1.197 @google/gemini-cli@0.61.0
 fi
+# hnswlib (the `ann` extra) is published as source only: building it needs a C++ compiler and
+# the Python headers.
+if ! command -v c++ >/dev/null 2>&1; then
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq g++ >/dev/null
+fi
+if ! "$python" -c 'import os, sysconfig, sys; sys.exit(not os.path.exists(
+    os.path.join(sysconfig.get_paths()["include"], "Python.h")))'; then
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq python3-dev >/dev/null
+fi
 if [ ! -x .venv/bin/python ]; then
   "$python" -m venv .venv
 fi
