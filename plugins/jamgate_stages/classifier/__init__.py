@@ -10,7 +10,8 @@ one it reads hashed character n-grams only.
 
 Where it is unsure it does not guess: the save goes on as the rules decide, with the reason
 code `classifier.unsure` and a notice so the agent can ask the user. An agent's inference is
-judged more strictly than the user's own words (`model.AGENT_MARGIN`).
+judged more strictly than the user's own words (`model.AGENT_MARGIN`; with the embedder it must
+also be likelier kept than refused as any one category, D-190).
 
 Reason codes: `classifier.<category>` (e.g. `classifier.transient`, `classifier.tool_output`);
 an unsure keep carries the notice that starts with `UNSURE_NOTICE`.
@@ -87,7 +88,8 @@ class ClassifierStage(BaseStage):
         indices, values = hashed(candidate.text, candidate.source, candidate.type)
         probabilities = weights.probabilities(indices, values, embedding)
         keep = float(probabilities[weights.keep_index])
-        decision, why = weights.decide(keep - self.options.margin, candidate.source)
+        decision, why = weights.decide(keep - self.options.margin, candidate.source,
+                                       weights.top_refusal(probabilities))
         category = weights.likeliest_refusal(probabilities)
         overruled = _overruled(category, candidate) if decision == "reject" else None
         if overruled is not None:

