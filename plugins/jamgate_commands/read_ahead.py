@@ -42,8 +42,7 @@ class ReadAheadEmbedder:
         text = texts[0]
         if text not in self._ready and text not in self._embedded:
             start = self._position[text]
-            chunk = [t for t in self._order[start:start + self.ahead]
-                     if t not in self._embedded][: self.ahead]
+            chunk = [t for t in self._order[start:start + self.ahead] if t not in self._embedded]
             self._ready.update(zip(chunk, self.inner.embed(chunk, "passage"), strict=True))
             self._embedded.update(chunk)
         if text in self._ready:
