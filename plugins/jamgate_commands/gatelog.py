@@ -6,7 +6,8 @@ It also contributes the `jamgate log` command, which reads recent decisions back
 
 Writes are best-effort: an unwritable log warns once on stderr and never fails a save. Each
 line stays under `MAX_LINE_BYTES` and is appended with one `os.write` on an `O_APPEND`
-descriptor, so lines from several processes never interleave. When the file reaches its cap
+descriptor, so lines from several processes never interleave (an import holds its lines and
+writes `BUFFERED_LINES` whole lines a write, `buffered`). When the file reaches its cap
 it is renamed to `<path>.1`, so at most about twice the cap is kept on disk. The file, its
 rotation and its lock `<path>.lock` are created 0600 in a folder created 0700.
 
@@ -54,6 +55,7 @@ if TYPE_CHECKING:
     from jamgate_core.settings import Settings
 
 MAX_LINE_BYTES = 4000
+BUFFERED_LINES = 256
 WRITER_NAME = "gatelog-writer"
 DECISIONS = (
     "saved", "superseded", "duplicate", "conflict", "possible_duplicate", "rejected", "forgotten",
@@ -312,6 +314,7 @@ class GateLog:
         self.max_bytes = max_bytes
         self.redact = redact
         self._warned = False
+        self._pending: list[bytes] | None = None  # lines held by `buffered`
 
     @hookimpl
     def jamgate_decision(self, verdict: Verdict, candidate: Candidate, redact: bool,
@@ -321,6 +324,7 @@ class GateLog:
 
     @hookimpl
     def jamgate_forgotten(self, record: MemoryRecord, origin: str) -> None:
+        self._flush()  # the lines held back are erased too
         self.erase(record)
         self.append(forgotten_entry(record, origin))
 
@@ -333,15 +337,38 @@ class GateLog:
         return self.path.with_name(self.path.name + ".1")
 
     def append(self, entry: dict[str, Any]) -> None:
-        """Write one entry; an OSError is reported once on stderr and swallowed."""
-        line = fit_line(entry)
+        """Write one entry (or hold it, inside `buffered`); an OSError is reported once on
+        stderr and swallowed."""
+        if self._pending is None:
+            return self._write(fit_line(entry))
+        self._pending.append(fit_line(entry))
+        if len(self._pending) >= BUFFERED_LINES:
+            self._flush()
+
+    @contextlib.contextmanager
+    def buffered(self) -> Iterator[None]:
+        """Hold the lines appended meanwhile and write them together, `BUFFERED_LINES` at a
+        time (an import's decisions): one lock, open and stat a write instead of a line."""
+        self._pending = []
+        try:
+            yield
+        finally:
+            self._flush()
+            self._pending = None
+
+    def _flush(self) -> None:
+        if self._pending:
+            self._write(b"".join(self._pending))
+            self._pending.clear()
+
+    def _write(self, lines: bytes) -> None:
         try:
             make_private_dir(self.path.parent)
             self._rotate_if_full()
             with _locked(self.lock_path, shared=True):
                 fd = open_private(self.path, os.O_WRONLY | os.O_APPEND)
                 try:
-                    os.write(fd, line)
+                    os.write(fd, lines)
                 finally:
                     os.close(fd)
         except OSError as exc:
@@ -402,6 +429,12 @@ def jamgate_startup(app: App) -> None:
     if path is not None:
         writer = GateLog(path, app.settings.gate_log_max_bytes, Hooks(app.pm).redact)
         app.pm.register(writer, name=WRITER_NAME)
+
+
+def buffered(app: App) -> contextlib.AbstractContextManager[None]:
+    """`GateLog.buffered` of the app's writer (nothing to hold when the log is off)."""
+    writer = app.pm.get_plugin(WRITER_NAME)
+    return writer.buffered() if isinstance(writer, GateLog) else contextlib.nullcontext()
 
 
 @hookimpl

@@ -7,15 +7,18 @@ The reading of text that stages share with stores (`fold`, `words`, `tokens`, `i
 from __future__ import annotations
 
 import math
+import re
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from jamgate_core import fold, is_cjk, sentences, tokens, words
 
 __all__ = [
     "FILLER",
     "PLACEHOLDERS",
+    "HintedPattern",
     "char_classes",
     "entropy",
     "fold",
@@ -77,3 +80,26 @@ def entropy(value: str) -> float:
 def meaningful(items: Iterable[str]) -> list[str]:
     """Tokens that are neither filler nor placeholders."""
     return [t for t in items if t not in FILLER and t not in PLACEHOLDERS]
+
+
+@dataclass(frozen=True)
+class HintedPattern:
+    """A case-insensitive pattern and the lowercase ASCII strings one of which every match in
+    an ASCII text contains: an ASCII text holding none of them is not searched at all.
+
+    IGNORECASE turns off the regex engine's scan for a first character, so a search of a long
+    alternation tries every alternative at every position; a substring test is ~50× cheaper.
+    The result is the pattern's own for every text (only a text that cannot match is skipped):
+    an ASCII character matches an ASCII letter ignoring case only as its other case, and no
+    non-ASCII literal at all. Texts with any other character are always searched.
+    """
+
+    pattern: re.Pattern[str]
+    hints: tuple[str, ...]
+
+    def search(self, text: str) -> re.Match[str] | None:
+        if text.isascii():
+            lowered = text.lower()
+            if not any(hint in lowered for hint in self.hints):
+                return None
+        return self.pattern.search(text)

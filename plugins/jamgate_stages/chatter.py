@@ -159,9 +159,11 @@ def _is_identifier(text: str) -> bool:
 
 
 def _is_timestamp(text: str) -> bool:
+    if not any(c.isdigit() for c in text):  # first: the date words' pass costs ~10 µs
+        return False
     rest = _DATE_WORDS.sub(" ", text)
     has_shape = bool(_DATE_SHAPE.search(text)) or rest.strip() != text.strip()
-    return any(c.isdigit() for c in text) and has_shape and bool(_DATE_CHARS.match(rest))
+    return has_shape and bool(_DATE_CHARS.match(rest))
 
 
 class ChatterStage(BaseStage):

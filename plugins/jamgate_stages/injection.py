@@ -14,11 +14,12 @@ import re
 from pydantic import BaseModel
 
 from jamgate_core import BaseStage, Candidate, StageContext, StageResult
+from jamgate_stages._text import HintedPattern
 
 _EARLIER = r"(?:previous|prior|above|earlier|preceding|initial|original|former|system|all)"
 _RULES = (r"(?:instructions?|prompts?|rules|directions|directives|guidelines|messages|context|"
           r"constraints|commands)")
-_OVERRIDE = re.compile(
+_OVERRIDE = HintedPattern(re.compile(
     rf"\b(?:ignore|disregard|forget|override|bypass|discard|drop)\s+(?:all\s+|any\s+|every\s+)?"
     rf"(?:of\s+)?(?:the\s+|your\s+|my\s+|these\s+)?(?:{_EARLIER}\s+)+{_RULES}\b|"
     r"\b(?:ignore|disregard|forget)\s+(?:everything|anything)\s+(?:above|before|you were told)\b|"
@@ -32,16 +33,17 @@ _OVERRIDE = re.compile(
     r"忽略(?:之前|以上|前面|先前)的?(?:所有)?(?:指令|指示|说明)|"
     r"(?:以前|前)の指示を無視",
     re.IGNORECASE,
-)
-_PERSONA = re.compile(
+), ("ignor", "disregard", "forget", "override", "bypass", "discard", "drop",
+    "olvida", "descarta", "vergiss", "vergesse", "oublie"))
+_PERSONA = HintedPattern(re.compile(
     r"\byou\s+are\s+now\s+(?:a|an|the|in|my|no\s+longer|dan|jailbroken|unrestricted|free)\b|"
     r"\byou\s+are\s+no\s+longer\s+(?:a|an|bound|restricted|an?\s+ai)\b|"
     r"\bfrom\s+now\s+on,?\s+you\s+(?:are|will\s+be|act\s+as)\s+(?:a|an|the|dan)\b|"
     r"\b(?:developer|dan|god|jailbreak)\s+mode\b|\bdo\s+anything\s+now\b|"
     r"\bnew\s+(?:system\s+)?(?:persona|identity|instructions)\s*:",
     re.IGNORECASE,
-)
-_ROLE_TAG = re.compile(
+), ("you", "mode", "anything", "new"))
+_ROLE_TAG = HintedPattern(re.compile(
     r"<\s*/?\s*(?:system|assistant|user|human|developer|instructions?|sys)\s*>|"
     r"\[/?INST\]|<</?SYS>>|<\|[a-z_]+\|>|"
     r"^\s*#{1,6}\s*(?:system|instructions?|assistant|human)\b\s*:?|"
@@ -49,24 +51,24 @@ _ROLE_TAG = re.compile(
     r"<\s*/\s*(?:memory|memories|context|untrusted[\w-]*|recalled[\w-]*)\s*>\s*\S|"
     r"(?-i:(?:^|[>\]]\s*)(?:SYSTEM|ASSISTANT)\s*:)",
     re.IGNORECASE | re.MULTILINE,
-)
+), ("<", "[", "#", "system", "assistant", "human"))
 _TRANSCRIPT = re.compile(r"^\s*(?:Human|Assistant|System)\s*:", re.MULTILINE)
-_TOOL_CALL = re.compile(
+_TOOL_CALL = HintedPattern(re.compile(
     r"<\s*/?\s*(?:tool_call|tool_use|tool_result|function_call(?:s)?|function_results?|"
     r"invoke|parameter)\b|"
     r"\{\s*\"(?:name|tool|function)\"\s*:\s*\"[^\"]+\"\s*,\s*\"(?:arguments|parameters|input|"
     r"args)\"\s*:|"
     r"\"function\"\s*:\s*\{\s*\"name\"\s*:|\"tool_calls\"\s*:",
     re.IGNORECASE,
-)
-_DELIMITER = re.compile(
+), ("<", '"'))
+_DELIMITER = HintedPattern(re.compile(
     r"\b(?:begin|end)\s+(?:of\s+)?(?:the\s+)?(?:system\s+)?(?:prompt|instructions)\b\s*[-=#*]{2,}|"
     r"[-=#*]{3,}\s*(?:begin|end|new)\s+(?:of\s+)?(?:system\s+)?(?:prompt|instructions)\b|"
     r"\bend\s+of\s+(?:system\s+)?prompt\b",
     re.IGNORECASE,
-)
+), ("prompt", "instructions"))
 
-_CHECKS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
+_CHECKS: tuple[tuple[str, str, HintedPattern], ...] = (
     ("override", "an instruction to override earlier instructions", _OVERRIDE),
     ("persona", "an attempt to reassign the agent's identity", _PERSONA),
     ("role_tag", "chat-template role markup", _ROLE_TAG),

@@ -25,7 +25,15 @@ import re
 from pydantic import BaseModel
 
 from jamgate_core import BaseStage, Candidate, StageContext, StageResult
-from jamgate_stages._text import FILLER, PLACEHOLDERS, has_script, sentences, tokens, wordset
+from jamgate_stages._text import (
+    FILLER,
+    PLACEHOLDERS,
+    HintedPattern,
+    has_script,
+    sentences,
+    tokens,
+    wordset,
+)
 
 _SLOT_WORDS = (
     r"placeholder|insert|your|name|user|username|first[ _]?name|last[ _]?name|email|city|"
@@ -72,14 +80,14 @@ _AUX_NO_MARK = re.compile(
 )
 _CJK_NO_MARK = re.compile(r"(?:吗|嗎|呢|ですか|ますか|でしたか|ましたか|のか)[。\s]*$")
 
-_MARKERS = re.compile(
+_MARKERS = HintedPattern(re.compile(
     r"\b(?:right now|at the moment|at present|just now|for now|as of (?:right )?now|"
     r"as we speak|at this (?:very )?moment|currently feeling|ahora mismo|en este momento|"
     r"por ahora|en ce moment|à l'instant|pour l'instant|gerade jetzt|im moment|"
     r"im augenblick|αυτή τη στιγμή|προς το παρόν|прямо сейчас|в данный момент|"
     r"в настоящий момент)\b|此时此刻|今のところ|در حال حاضر",
     re.IGNORECASE,
-)
+), ("now", "moment", "present", "speak", "currently", "ahora", "instant", "jetzt", "augenblick"))
 _TOKEN_MARKERS = frozenset({"الان", "فعلا"})
 _WEATHER_NOW = re.compile(
     r"\b(?:it's|it’s|it is|its)\s+(?:\w+\s+)?(?:raining|snowing|drizzling|pouring|sunny|"
@@ -128,7 +136,7 @@ _NOW_WORDS = re.compile(
 
 
 # One-off markers: the request is for this turn only.
-_ONE_OFF = re.compile(
+_ONE_OFF = HintedPattern(re.compile(
     r"\b(?:just|only)\s+(?:for\s+)?this\s+(?:once|time)\b|\bthis (?:one )?time only\b|"
     r"\b(?:for|in) (?:this|the next|your next) (?:answer|reply|response|message|question|task|"
     r"request|turn|one|chat|conversation|session|test|run)(?: only)?\b|\bonly for this\b|"
@@ -147,9 +155,13 @@ _ONE_OFF = re.compile(
     r"这次|這次|这一次|這一次|仅此一次|僅此一次|只此一次|这回|這回|今回だけ|今回は|今だけ|一度だけ|"
     r"この回答(?:だけ|では)|이번만|이번에는",
     re.IGNORECASE,
-)
+), (  # what each alternative an ASCII text can match must contain
+    "this", "next", "dies", "ausnahmsweise", "cette", "exceptionnellement", "esta", "vez",
+    "excepcionalmente", "questa", "stavolta", "eccezionalmente", "bu sefer", "bu kez",
+    "sadece bu ", "tym razem", "deze keer",
+))
 # Words of a standing instruction: a request with one of them holds beyond this turn.
-_STANDING = re.compile(
+_STANDING = HintedPattern(re.compile(
     r"\b(?:always|never|every|each|whenever|from now on|going forward|in future|in the future|"
     r"by default|default|all (?:my|our)|unless|"
     r"immer|nie|niemals|jede[nmrs]?|ab jetzt|künftig|zukünftig|grundsätzlich|standardmäßig|"
@@ -163,7 +175,13 @@ _STANDING = re.compile(
     r"总是|總是|始终|始終|一律|永远|永遠|每次|以后|以後|今后|今後|默认|默認|一直|"
     r"いつも|常に|必ず|毎回|これから|ずっと|항상|앞으로|매번",
     re.IGNORECASE,
-)
+), (  # what each alternative an ASCII text can match must contain
+    "always", "never", "every", "each", "from now on", "going forward", "futur", "default",
+    "all my", "all our", "unless", "immer", "nie", "jede", "ab jetzt", "toujours", "jamais",
+    "chaque", "siempre", "nunca", "cada", "en adelante", "por defecto", "sempre", "mai", "ogni",
+    "ora in poi", "daqui para frente", "a partir de agora", "her zaman", "her seferinde", "hep",
+    "asla", "daima", "bundan sonra",
+))
 # Imperative task verbs that open a request, per language (en de fr es it pt el ru).
 _TASK = (
     r"summari[sz]e|translate|explain|rewrite|rephrase|reword|review|proofread|fix|correct|draft|"

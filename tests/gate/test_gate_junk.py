@@ -141,3 +141,32 @@ def test_short_first_person_claims_are_kept(run: Any, text: str) -> None:
 @pytest.mark.parametrize("text", ["I'm hungry", "I test", "chicken", "User", "asdf", "test"])
 def test_short_non_claims_are_still_refused(run: Any, text: str) -> None:
     assert run(text).reason_code in {"junk.fragment", "junk.placeholder"}, text
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("module,name", [
+    ("junk", "_ONE_OFF"), ("junk", "_STANDING"), ("junk", "_MARKERS"),
+    ("injection", "_OVERRIDE"), ("injection", "_PERSONA"), ("injection", "_ROLE_TAG"),
+    ("injection", "_TOOL_CALL"), ("injection", "_DELIMITER")])
+def test_a_hinted_pattern_finds_every_match_in_ascii_text(module: str, name: str) -> None:
+    """The substring prefilter in front of the long case-insensitive patterns skips only
+    texts that cannot match: every ASCII text the pattern matches holds one of its hints
+    (hypothesis writes texts that match, in every case; D-181)."""
+    import importlib
+
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    hinted = getattr(importlib.import_module(f"jamgate_stages.{module}"), name)
+    missed: list[str] = []
+
+    @settings(max_examples=600, deadline=None, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(st.from_regex(hinted.pattern, alphabet=st.characters(max_codepoint=127)))
+    def check(text: str) -> None:
+        if hinted.pattern.search(text) and not hinted.search(text):
+            missed.append(text)
+
+    check()
+    assert missed == []
+    assert hinted.search("nothing to see here") is None

