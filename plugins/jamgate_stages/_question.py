@@ -85,15 +85,15 @@ def is_question(text: str) -> bool:
 # -- without a question mark ---------------------------------------------------------------------
 
 # Interrogative words that open a question and never a statement's clause, per language. The
-# words that also mean "when(ever)", "as", "that" or "because" (quando, come, что, perché, που)
-# are left out: in languages that drop the subject they open statements too.
+# words that also mean "when(ever)", "as", "that", "because", "was" or "every" (quando, come,
+# что, perché, που, German wie, Swedish var) are left out: they open statements too.
 _WH_FIRST: frozenset[str] = wordset(
     """where who which why wo wer warum wieso weshalb welche welcher welches wohin woher où
     pourquoi quel quelle quels quelles dónde cuál cuáles quién quiénes qué cuánto cuánta
     cuántos cuántas cosa quale quali quanto quanti quante qual quais πού
     ποιος ποια ποιο ποιοι ποιες πόσο πόσα πόσοι πότε πώς μήπως где кто почему зачем какой какая
-    какое какие сколько куда откуда gdzie kto dlaczego kiedy ile który która które
-    waar wie waarom welke wanneer hoeveel var vem varför vilken vilket vilka när hur nerede
+    какое какие сколько куда откуда gdzie kto dlaczego ile który która które
+    waar waarom welke hoeveel vem varför vilken vilket vilka hur nerede
     neden niçin nasıl hangi kim kaç де хто чому який яка яке які скільки куди kde kdo proč
     který která kolik أين متى كيف لماذا ماذا كم هل کجا چرا کی چطور چگونه کدام איפה מתי למה
     איך מי כמה"""
@@ -135,9 +135,13 @@ _FINAL_PARTICLE = re.compile(
 _IN_PLACE = re.compile(
     r"(?:哪里|哪儿|哪裡|哪兒|什么时候|什麼時候|什么|什麼|谁|誰|为什么|為什麼|怎么样|怎麼樣|怎么|怎麼|"
     r"多少|几点|幾點|哪个|哪個|哪一)(?:了|呢|啊|呀)?[。\s]*$|"
-    r"(?:有没有|有沒有|是不是|会不会|會不會|能不能|对不对|對不對)|"
-    r"(?:어떤|언제|어디|누구|누가|왜|뭐|무엇|몇|어느).*(?:까|니|냐|나|지|죠|나요|가요|기억나|알아)[.\s]*$|"
-    r"(?<!\S)(?:कब|कहाँ|कहां|कौन|कैसे|क्यों|कितना|कितनी|कितने|किसे|किसका|किसकी|किसने)(?!\S)"
+    r"^(?!.*(?:不管|无论|無論|不论|不論)).*(?:有没有|有沒有|是不是|会不会|會不會|能不能|对不对|對不對)|"
+    r"(?:어떤|언제(?!나|든)|어디(?!서나|든|에서나)|누구(?!나|든)|누가|왜|뭐(?!든)|무엇(?!이든)|몇|어느)"
+    r".*(?:까|니|냐|나|지|죠|나요|가요|기억나|알아)[.\s]*$|"
+    # Hindi: a k-interrogative among the last three words, not after कि ("that": a statement's
+    # clause, "मुझे पता है कि … कैसे …").
+    r"^(?!.*(?<!\S)कि(?!\S)).*(?<!\S)(?:कब|कहाँ|कहां|कौन|कैसे|क्यों|कितना|कितनी|कितने|किसे|"
+    r"किसका|किसकी|किसने)(?:\s+\S+){0,2}\s*[।]?$"
 )
 # The whole text is an indirect question, a question to the agent, or the report of one.
 _ASKING = re.compile(

@@ -153,10 +153,14 @@ _BUILD_OUTCOME = re.compile(
 )
 # The agent announcing its next step, per language, and the working objects it acts on.
 _NARRATION = re.compile(
-    r"^(?:(?:now\s+)?i(?:'ll| will| am going to|'m going to)(?:\s+now)?|i'm (?:now )?\w+ing|"
+    r"^(?:(?:now\s+)?i(?:'ll| will| am going to|'m going to)(?:\s+now)?|i'm now \w+ing|"
     r"ich (?:werde|\w+ jetzt)|jetzt (?:\w+ ich)|je vais|maintenant je|voy a|ahora (?:voy|\w+é)|"
-    r"estoy \w+(?:ando|iendo)|sto \w+(?:ando|endo)|ora (?:\w+o)|vou|estou \w+(?:ando|endo)|"
-    r"τώρα θα|θα \w+ω τώρα|сейчас я|я сейчас|teraz|şimdi|nu ga ik|ik ga nu)\b",
+    r"ora (?:\w+o)|vou agora|agora vou|τώρα θα|θα \w+ω τώρα|сейчас я|я сейчас|teraz|şimdi|"
+    r"nu ga ik|ik ga nu)\b|"
+    # A progressive ("I'm checking …", "Sto analizzando …") is a step only with "one moment".
+    r"^(?:i'm \w+ing|estoy \w+(?:ando|iendo)|sto \w+(?:ando|endo)|estou \w+(?:ando|endo)|"
+    r"je suis en train de)\b(?=.*\b(?:one moment|just a moment|a sec|un attimo|un momento|"
+    r"um momento|un instant|einen moment|un segundo)\b)",
     re.IGNORECASE,
 )
 _WORK_OBJECTS = re.compile(
@@ -182,7 +186,7 @@ _TOOL_SHAPE = re.compile(
 def _tool_output(text: str) -> bool:
     first = text.split("\n", 1)[0]
     return bool(_TOOL_SHAPE.match(text) or _ERROR_LABEL.match(first)
-                or _BUILD_OUTCOME.search(first) or (
+                or _BUILD_OUTCOME.search(first) or (not _STANDING.search(first) and
         _NARRATION.match(first) and _WORK_OBJECTS.search(first)))
 
 
