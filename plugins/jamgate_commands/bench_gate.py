@@ -231,6 +231,16 @@ def stateless_stages(names: Sequence[str] = STATELESS_ORDER) -> list[Stage]:
 MEASURING_CORPUS = Path("tests/corpus/gate2")
 # Splits measured, never read while tuning: their misses are counted, not printed (D-161).
 FROZEN_SPLITS = frozenset({"test", "blind"})
+_DEFAULT_SPLITS = ("train", "dev", "test")
+
+
+def split_names(root: Path = MEASURING_CORPUS) -> tuple[str, ...]:
+    """The splits `SPLITS.toml` names (train, dev, test, rules_dev, …); the three standard
+    ones when there is no measuring corpus (an installed package, not a source checkout)."""
+    splits = root / "SPLITS.toml"
+    if not splits.is_file():
+        return _DEFAULT_SPLITS
+    return tuple(tomllib.loads(splits.read_text(encoding="utf-8")))
 
 
 @hookimpl
@@ -244,9 +254,10 @@ def jamgate_register_benchmarks(register: Register) -> None:
                     "non-English), per category, per language and per reason. By default the "
                     "frozen test split of tests/corpus/gate2 (from a source checkout).",
         func=_run_gate_bench, json=True)
-    parser.add_argument("--split", choices=("train", "dev", "test", "blind"), default="test",
-                        help="which split of tests/corpus/gate2 (default test; blind is the "
-                             "set written from the definitions alone, measured only)")
+    parser.add_argument("--split", choices=split_names(), default="test",
+                        help="which split of tests/corpus/gate2, as SPLITS.toml names them "
+                             "(default test; blind is the set written from the definitions "
+                             "alone, measured only; rules_dev is the rule stages' tuning set)")
     parser.add_argument("--corpus", type=Path, default=None,
                         help="a JSON Lines corpus file or folder instead of a split")
     parser.add_argument("--embedder", default="none",

@@ -108,9 +108,12 @@ _WORD_TABLE: tuple[tuple[str, str, bool, tuple[str, ...]], ...] = (
       "암호", "كلم", "رمز", "סיסמ", "گذرواژه", "کلمه", "पासवर्ड", "পাসওয়ার্ড", "پاس", "รหัสผ่าน")),
     ("code", r"κωδικ\w*|claves?|parol\w*(?!\s+chiav)", True, ("κωδικ", "clave", "parol")),
     ("pw", r"pw", True, ("pw",)),
-    ("weak", r"tokens?|secrets?|jetons?|токен\w*|credentials?|creds", True,
-     ("token", "secret", "jeton", "токен", "cred")),
-    ("weak", r"トークン|토큰|令牌", False, ("トークン", "토큰", "令牌")),
+    ("weak", r"tokens?|secrets?|jetons?|токен\w*|credentials?|creds|geheimnis\w*|secreto|"
+             r"segreto|segredo|sekret|секрет\w*|μυστικ\w*|gizli", True,
+     ("token", "secret", "jeton", "токен", "cred", "geheim", "segre", "sekret", "секрет",
+      "μυστικ", "gizli")),
+    ("weak", r"トークン|토큰|令牌|シークレット|시크릿|秘密", False,
+     ("トークン", "토큰", "令牌", "シークレット", "시크릿", "秘密")),
 )
 
 

@@ -10,6 +10,11 @@ Reason codes:
   "As an AI language model…") and the agent talking about its own memory.
 - `chatter.conversation`: narration of the conversation ("User asked about…", "The assistant
   said…", "Conversation summary: …").
+- `chatter.tool_output`: a tool's or the agent's working output in any of a dozen languages
+  (D-199): an error or warning label opening the text ("Fehler: …", "Erro: …", "エラー："), a
+  build, install or test outcome ("Compilación terminada con 3 advertencias", "ビルドに失敗
+  しました", "테스트 12개 통과"), or the agent announcing a step on its working objects ("Ich
+  führe jetzt die Tests aus", "Sto analizzando il repository", "Τώρα θα τρέξω τα τεστ").
 """
 
 from __future__ import annotations
@@ -119,6 +124,72 @@ _CONVERSATION_ANYWHERE = re.compile(
 )
 
 
+_ERROR_LABEL = re.compile(
+    r"^\W{0,3}(?:error|fatal|warning|exception|fehler|warnung|erreur|avertissement|"
+    r"advertencia|errore|avviso|erro|aviso|ошибка|предупреждение|σφάλμα|προειδοποίηση|hata|"
+    r"uyarı|błąd|ostrzeżenie|fout|waarschuwing|fel|varning|chyba|varování|помилка|lỗi|"
+    r"kesalahan|त्रुटि|错误|錯誤|警告|エラー|오류|에러|경고|خطأ|تحذير|خطا|שגיאה|אזהרה)"
+    r"(?:\[[\w-]+\])?\s*[:：]",
+    re.IGNORECASE,
+)
+_BUILD = (r"(?:build|compilation|compile|tests?|install(?:ation)?|deploy(?:ment)?|migrations?|"
+          r"kompilierung|bereitstellung|compilación|construcción|instalación|pruebas?|despliegue|"
+          r"compilazione|installazione|compilação|instalação|testes|implantação|déploiement|"
+          r"derleme|kurulum|testler|сборка|компиляция|установка|тесты|μεταγλώττιση|"
+          r"εγκατάσταση|kompilacja|instalacja|testy)")
+_OUTCOME = (r"(?:succeeded|failed|finished|completed|passed|done|successful|erfolgreich|"
+            r"fehlgeschlagen|abgeschlossen|beendet|terminad[ao]|completad[ao]|fallid[ao]|"
+            r"finalizad[ao]|exitos[ao]|completat[ao]|terminat[ao]|fallit[ao]|riuscit[ao]|"
+            r"concluíd[ao]|falhou|terminée?|réussie?|échouée?|(?:başarıyla\s+)?tamamlandı|"
+            r"başarısız|завершен[аоы]?|успешн\w*|не удалась|ολοκληρώθηκε|απέτυχε|"
+            r"zakończon[aey]|nieudan[aey])")
+_BUILD_OUTCOME = re.compile(
+    rf"^\W{{0,3}}{_BUILD}\s+{_OUTCOME}\b|"
+    r"(?:ビルド|コンパイル|インストール|テスト|デプロイ)(?:に|が|は)?(?:失敗|成功|完了)|"
+    r"(?:构建|構建|编译|編譯|安装|安裝|测试|測試|部署)(?:失败|失敗|成功|完成)|"
+    r"^正在(?:安装|安裝|运行|運行|构建|構建|编译|編譯|下载|下載)|"
+    r"(?:빌드|컴파일|설치|테스트|배포)\s*(?:\d+\s*개\s*)?(?:통과|실패|성공|완료)",
+    re.IGNORECASE,
+)
+# The agent announcing its next step, per language, and the working objects it acts on.
+_NARRATION = re.compile(
+    r"^(?:(?:now\s+)?i(?:'ll| will| am going to|'m going to)(?:\s+now)?|i'm now \w+ing|"
+    r"ich (?:werde|\w+ jetzt)|jetzt (?:\w+ ich)|je vais|maintenant je|voy a|ahora (?:voy|\w+é)|"
+    r"ora (?:\w+o)|vou agora|agora vou|τώρα θα|θα \w+ω τώρα|сейчас я|я сейчас|teraz|şimdi|"
+    r"nu ga ik|ik ga nu)\b|"
+    # A progressive ("I'm checking …", "Sto analizzando …") is a step only with "one moment".
+    r"^(?:i'm \w+ing|estoy \w+(?:ando|iendo)|sto \w+(?:ando|endo)|estou \w+(?:ando|endo)|"
+    r"je suis en train de)\b(?=.*\b(?:one moment|just a moment|a sec|un attimo|un momento|"
+    r"um momento|un instant|einen moment|un segundo)\b)",
+    re.IGNORECASE,
+)
+_WORK_OBJECTS = re.compile(
+    r"\b(?:tests?|test suite|files?|repo(?:sitory)?|script|command|logs?|codebase|config|"
+    r"build|dependencies|diff|output|tests|datei\w*|repository|skript|befehl|fichier|dépôt|"
+    r"commande|archivo|repositorio|comando|codice|arquivo|repositório|αρχείο|τεστ|κώδικα|"
+    r"файл\w*|тест\w*|репозитори\w*|скрипт|команд\w*|dosya\w*|testleri|bestand|plik\w*)\b",
+    re.IGNORECASE,
+)
+
+
+# Shapes tools print whatever the language: tracebacks, pytest and npm lines, log lines, diffs,
+# a shell prompt followed by its output.
+_TOOL_SHAPE = re.compile(
+    r"^(?:Traceback \(most recent call last\)|Successfully (?:built|installed|uninstalled|tagged|"
+    r"created)\b|(?:Called|Calling) tool\b|Tool (?:result|output|call)\s*:|"
+    r"(?:FAILED|PASSED|ERROR)\s+\S+::|npm (?:WARN|ERR!)|diff --git |@@ -\d|"
+    r"\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2})?[^\]\n]*\]?\s+(?:TRACE|DEBUG|INFO|WARN|"
+    r"WARNING|ERROR|FATAL|CRITICAL)\b|\$ \S[^\n]*\n)"
+)
+
+
+def _tool_output(text: str) -> bool:
+    first = text.split("\n", 1)[0]
+    return bool(_TOOL_SHAPE.match(text) or _ERROR_LABEL.match(first)
+                or _BUILD_OUTCOME.search(first) or (not _STANDING.search(first) and
+        _NARRATION.match(first) and _WORK_OBJECTS.search(first)))
+
+
 def chatter_reason(text: str) -> tuple[str, str] | None:
     """The (code suffix, description) of the chatter in `text`, or None."""
     stripped = text.strip()
@@ -133,6 +204,8 @@ def chatter_reason(text: str) -> tuple[str, str] | None:
         _CONVERSATION_ANYWHERE.search(stripped)
     ):
         return "conversation", "narration of the conversation"
+    if _tool_output(stripped):
+        return "tool_output", "a tool's or the agent's working output"
     if _is_timestamp(stripped):
         return "timestamp", "a date or time alone"
     if _is_identifier(stripped):

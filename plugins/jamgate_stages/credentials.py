@@ -335,6 +335,17 @@ def _window_end(text: str, start: int) -> int:
     return cut.start() if cut else end
 
 
+# Between a secret word and its copula, only what it is for: "the secret for the webhook is …",
+# "das Geheimnis für den Webhook ist …"; "my secret photo is …" names a photo.
+_FOR_WORDS = wordset("for of to on für von vom zum zur pour de du des para del per di della "
+                     "для от για του της için")
+
+
+def _names_the_secret(mid: str) -> bool:
+    words_between = mid.split()
+    return not words_between or words_between[0].lower() in _FOR_WORDS
+
+
 def _separated_value(text: str, kind: str, end: int, stop: int) -> bool:
     """Whether a separator after the word (at `end`, within the clause ending at `stop`)
     introduces a secret. A spaced ":" or dash whose value is not one ends the search (a
@@ -345,9 +356,12 @@ def _separated_value(text: str, kind: str, end: int, stop: int) -> bool:
         if at > stop or "|" in mid or (kind == "weak" and len(mid) > _WEAK_MID):
             return False
         explicit = bool(separator.group("explicit"))
-        if kind == "weak" and not explicit:
-            continue
         found = _value_at(text, separator.end())
+        if kind == "weak" and not explicit:  # "the secret (for X) is …": a long random token
+            if found and not found[1] and _names_the_secret(mid) and _accept(
+                    kind, "direct", found[0], False, mid):
+                return True
+            continue
         if found is not None:
             value, quoted, value_end = found
             ambiguous = (quoted and " " in value and not explicit

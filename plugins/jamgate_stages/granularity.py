@@ -4,9 +4,17 @@ Conservative by design: a text is several facts only when at least three of its 
 (sentences, lines, list items, `;`-separated parts, or comma/"and" parts that start with a
 verb) each carry a topic and together they touch at least three different topics (where one
 lives, work, tastes, pets, family, age, languages, tools, hobbies, contact, education, health),
-or when it holds three or more `Field: value` lines. A fact with its reason ("I moved to Berlin
-in May. The job is there.") or a list of parts of one thing (a checklist, "hiking, cycling and
-swimming") passes.
+or when it holds three or more `Field: value` lines. Language-independent counts catch the
+rest (D-198): four or more `field: value` segments in one line (`；`, `;`, `.` or `|`
+between them, any script, full-width colons too: "姓名：王磊；年龄：35；…"); a label that
+names an aggregate ("Interests:", "Ενδιαφέροντα:", "兴趣：") before five or more listed
+items; a JSON array of five or more facts; or, with no label and not in the first person,
+six or more short comma- or "and"-separated parts of which five hold two or more words and
+open with five different words ("Lebt in Köln, arbeitet bei der Telekom, verheiratet, zwei
+Töchter, fährt Rennrad, isst kein Fleisch").
+A fact with its reason ("I moved to Berlin in May. The job is there.") or a list of parts of
+one thing (a checklist, "hiking, cycling and swimming", "Our stack: Go, Postgres, Redis,
+Kafka, React") passes.
 """
 
 from __future__ import annotations
@@ -46,7 +54,38 @@ _TOPICS: dict[str, re.Pattern[str]] = {
         "vehicle": r"\b(?:drives?|car|bike|motorbike|yaris)\b",
     }.items()
 }
-_FIELD = re.compile(r"^\s*[-*•]?\s*[A-Z][\w ]{0,24}:\s*\S", re.MULTILINE)
+_FIELD = re.compile(r"^\s*[-*•]?\s*[^\W\d_][\w .'’-]{0,24}[:：]\s*\S", re.MULTILINE)
+# One `field: value` segment of a line, in any script ("Edad: 33", "年龄：35").
+_SEGMENT_FIELD = re.compile(
+    r"^\s*[-*•]?\s*[^\W\d_][^\n:：;；,，、|]{0,24}?(?<!\d)\s*[:：]\s*[^\s/]"
+)
+_SEGMENT_SPLIT = re.compile(r"[;；|,，、]|(?<=[^\W\d])\.\s+|(?<=\d)\.\s+(?=[^\W\d])|。")
+_MIN_SEGMENTS = 4
+# Labels that announce many facts or topics at once, in the languages the gate reads.
+_AGGREGATE_LABEL = re.compile(
+    r"\b(?:facts?|profile|about|info|information|details|summary|memories|bio|interests?|"
+    r"hobbies|topics|likes|passions|interessen|hobbys|themen|steckbrief|intérêts?|loisirs|"
+    r"profil|intereses|aficiones|pasatiempos|gustos|perfil|interessi|passatempi|profilo|"
+    r"interesses|passatempos|ενδιαφέροντα|χόμπι|προφίλ|интересы|хобби|увлечения|профиль|"
+    r"ilgi alanları|hobiler|profil|zainteresowania|intressen|hobby's|interesses)\b|"
+    r"兴趣|興趣|爱好|愛好|興味|趣味|관심사|취미|اهتمامات|هوايات|रुचि|शौक",
+    re.IGNORECASE,
+)
+_LABEL = re.compile(r"^([^:：\n]{1,40})[:：]\s*(.+)$", re.DOTALL)
+# A list: comma-separated items, the last of which may hold the conjunction ("…, a and b").
+_LIST_SPLIT = re.compile(r"\s*[,，、،;；]\s*")
+_LAST_AND = re.compile(r"\s+(?:and|und|et|y|e|и|και|ve|en|och|og|i|dan|và|ja|és)\s+|和|と")
+_JSON_STRING = re.compile(r"[\[,]\s*\"([^\"\n]{1,80})\"(?=\s*[,\]])")
+_MIN_ITEMS = 5
+_MIN_CLAUSE_PARTS = 6
+_MIN_CLAUSE_ITEMS = 5
+_MAX_CLAUSE_WORDS = 5
+_FIRST_PERSON = re.compile(
+    r"^(?:i|i'm|i’m|my|we|our|ich|mein\w*|wir|je|j['’]|mon|ma|mes|nous|yo|mi|mis|nosotros|"
+    r"io|il mio|la mia|eu|meu|minha|εγώ|μου|я|мой|моя|мы|ik|mijn|jag|min|ben|benim|"
+    r"ja|moje?|moja)\b|^[我私僕俺]",
+    re.IGNORECASE,
+)
 # A flat JSON object of profile fields: `{"name": "Jam", "city": "Athens", …}`.
 _JSON_FIELD = re.compile(r"\"[\w .-]{1,30}\"\s*:\s*(?:\"|-?\d|true\b|false\b|\[)")
 _ITEM = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+(.*)$", re.MULTILINE)
@@ -81,9 +120,55 @@ def clauses(text: str) -> list[str]:
     return out
 
 
+def _field_segments(text: str) -> int:
+    """The most `field: value` segments on one line of `text`."""
+    return max((sum(1 for seg in _SEGMENT_SPLIT.split(line) if _SEGMENT_FIELD.match(seg))
+                for line in text.splitlines()), default=0)
+
+
+def _listed_items(body: str) -> list[str]:
+    """The items of a list: comma-separated, the conjunction split off the last one only."""
+    items = _LIST_SPLIT.split(body)
+    items[-1:] = _LAST_AND.split(items[-1], maxsplit=1)
+    return [item.strip(" .。!") for item in items if item.strip(" .。!")]
+
+
+def _json_fact_list(text: str) -> bool:
+    """A JSON array of five or more strings, four of several words: a list of facts."""
+    strings = _JSON_STRING.findall(text) if text.lstrip()[:1] in "{[" else []
+    return len(strings) >= _MIN_ITEMS and sum(" " in s for s in strings) >= _MIN_ITEMS - 1
+
+
+def _aggregate_list(text: str) -> bool:
+    """A label naming an aggregate ("Interests:") before five or more listed items."""
+    label = _LABEL.match(text.strip())
+    if label is None or not _AGGREGATE_LABEL.search(label.group(1)):
+        return False
+    body = label.group(2)
+    lines = [line for line in body.splitlines() if line.strip()]
+    return len(lines) >= _MIN_ITEMS or len(_listed_items(body)) >= _MIN_ITEMS
+
+
+def _clause_list(text: str) -> bool:
+    """Six or more short listed parts (five words at most), five of several words opening
+    with different words, in a text with no label and not in the first person: facts strung
+    together, not a sentence with its clauses."""
+    stripped = text.strip()
+    if "\n" in stripped or ":" in stripped or "：" in stripped or _FIRST_PERSON.match(stripped):
+        return False
+    items = [item.split() for item in _listed_items(stripped)]
+    if len(items) < _MIN_CLAUSE_PARTS or max(map(len, items)) > _MAX_CLAUSE_WORDS:
+        return False
+    long_items = [words for words in items if len(words) >= 2]
+    return (len(long_items) >= _MIN_CLAUSE_ITEMS
+            and len({words[0].lower() for words in long_items}) >= _MIN_CLAUSE_ITEMS)
+
+
 def multiple_facts(text: str, min_clauses: int = 3, min_topics: int = 3) -> bool:
     """Whether `text` is several independent facts (see the module docstring)."""
-    if len(_FIELD.findall(text)) >= 3:
+    if len(_FIELD.findall(text)) >= 3 or _field_segments(text) >= _MIN_SEGMENTS:
+        return True
+    if _aggregate_list(text) or _clause_list(text) or _json_fact_list(text):
         return True
     if text.lstrip().startswith("{") and len(_JSON_FIELD.findall(text)) >= 3:
         return True

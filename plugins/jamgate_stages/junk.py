@@ -25,11 +25,11 @@ import re
 from pydantic import BaseModel
 
 from jamgate_core import BaseStage, Candidate, StageContext, StageResult
+from jamgate_stages._question import is_question
 from jamgate_stages._text import (
     FILLER,
     PLACEHOLDERS,
     HintedPattern,
-    has_script,
     sentences,
     tokens,
     wordset,
@@ -47,38 +47,10 @@ _SLOTS = re.compile(
 )
 _TEMPLATE_TALK = re.compile(
     r"\b(?:template|templates|jinja|handlebars|mustache|syntax|variable|variables|macro|"
+    r"placeholders?|"
     r"interpolat\w*|f-strings?)\b",
     re.IGNORECASE,
 )
-
-# First words that make a sentence ending in a question mark a question.
-_OPENERS: frozenset[str] = wordset(
-    """what whats when where who whom whose which why how is are was were am do does did can
-    could should would will shall has have had may might isn aren don doesn didn won wouldn
-    couldn shouldn qué que cuál cuáles cuándo dónde donde quién quiénes por cómo cuánto
-    cuánta cuántos cuántas es está was wer wen wem wessen wann wo woher wohin warum weshalb
-    wieso wie welche welcher welches ist sind hat haben kann können gibt soll sollte wird
-    würde war qu quoi quand où qui pourquoi comment combien quel quelle quels quelles est τι
-    ποιος ποια ποιο ποιοι πότε πού που γιατί πώς πως πόσο πόσα πόσοι μήπως είναι что кто
-    когда где почему зачем как какой какая какие сколько куда откуда разве چطور چگونه چقدر
-    چرا کجا کی کِی چه چی آیا کدام هل ما ماذا لماذا متى أين كيف من كم أي क्या कौन कब कहाँ कहां
-    क्यों कैसे कितना कितने किस 뭐 무엇 언제 어디 왜 어떻게 누구 누가 몇"""
-)
-_CJK_INTERROGATIVES = re.compile(
-    r"什么|什麼|谁|誰|哪|为什么|為什麼|怎么|怎麼|怎样|多少|几|吗|嗎|呢|何|なぜ|どこ|いつ|どう|どの|か[。\s]*$"
-)
-_QUESTION_END = re.compile(r"[?？؟⸮]\s*[\"'”’)\]]*\s*$")
-_GREEK_QUESTION_END = re.compile(r"[;\u037e]\s*$")
-_WH_NO_MARK = re.compile(
-    r"^(?:what|where|who|when|which|why|how)(?:'s|\s+(?:is|are|was|were|do|does|did|can|could|"
-    r"should|would|will|has|have|had|much|many|long|old|often))\b",
-    re.IGNORECASE,
-)
-_AUX_NO_MARK = re.compile(
-    r"^(?i:is|are|was|were|does|did|has|have|can|could|should|would|will)\s+"
-    r"(?:(?i:jam|he|she|they|you|i|the user|user|it|there|this|that)\b|[A-Z][\w'-]+\s+\w)"
-)
-_CJK_NO_MARK = re.compile(r"(?:吗|嗎|呢|ですか|ますか|でしたか|ましたか|のか)[。\s]*$")
 
 _MARKERS = HintedPattern(re.compile(
     r"\b(?:right now|at the moment|at present|just now|for now|as of (?:right )?now|"
@@ -221,6 +193,7 @@ _IMPERATIVE = re.compile(rf"^{_LEAD}(?:{_TASK})(?:[-’']\w+)?\b", re.IGNORECASE
 _DEICTIC = re.compile(
     r"\b(?:this|these|the (?:next|following|attached|above|below|previous|last|"
     r"latest|current)|my (?:last|previous|latest) (?:message|email|mail|reply))\s+(\w+)|"
+    r"\bthe\s+(\w+)\s+(?:above|below|i (?:just )?(?:pasted|sent|attached|shared))\b|"
     r"\b(?:dies|diese|diesen|dieser|dieses|diesem|das|den|die) (?:nächsten?|folgenden?|obigen?|"
     r"angehängten?|letzten?)\s+(\w+)|\b(?:dies|diese|diesen|dieser|dieses|diesem)\s+(\w+)|"
     r"\b(?:ce|cet|cette|ces|le prochain|la prochaine|le paragraphe suivant)\s+(\w+)|"
@@ -269,6 +242,12 @@ _TR_REQUEST = re.compile(
     r"hazırla|oluştur|incele|oku|bul|hesapla|kontrol et|gözden geçir)(?:in|iniz|ir misin)?\W*$",
     re.IGNORECASE,
 )
+# Arabic, Persian and Hebrew put the imperative first and the demonstrative after it.
+_RTL_REQUEST = re.compile(
+    r"^(?:من فضلك\s+|رجاءً?\s+|لطفا\s+|בבקשה\s+)?(?:ترجم|لخص|لخّص|اكتب|اشرح|صحح|راجع|أعد صياغة|"
+    r"ترجمه کن|خلاصه کن|بنویس|توضیح بده|תרגם|סכם|כתוב|הסבר|תקן)\s+(?:لي\s+)?"
+    r"(?:هذه|هذا|هذي|ذلك|تلك|این|آن|את\s+ה|הזה|הזאת|ה)"
+)
 _CJK_REQUEST = re.compile(
     r"^(?:请|請|帮我|幫我|给我|給我|替我)(?:帮我|幫我)?(?:把)?.{0,4}?(?:这|這|此|下面|以下)|"
     r"^.{0,8}?(?:この|その|これを|それを|以下の|下の).*(?:して|て|ください|下さい|くれ|ほしい|"
@@ -287,7 +266,7 @@ def is_one_off(text: str) -> bool:
     turkish = _TR_REQUEST.search(stripped)
     if turkish and not turkish.group(1).lower().startswith(_TR_DURABLE):
         return True
-    if _CJK_REQUEST.search(stripped):
+    if _CJK_REQUEST.search(stripped) or _RTL_REQUEST.search(stripped):
         return True
     if not _IMPERATIVE.match(stripped):
         return False
@@ -334,30 +313,6 @@ def is_short_claim(text: str) -> bool:
     return any(t.isalpha() and len(t) > 1 for t in content) or any(
         t.isdigit() and len(t) >= 2 for t in content
     )
-
-
-def _first_word(text: str) -> str:
-    found = tokens(text.lstrip("¿¡\"'([«“ "))
-    return found[0] if found else ""
-
-
-def is_question(text: str) -> bool:
-    """Whether the whole text asks rather than states."""
-    stripped = text.strip()
-    parts = sentences(stripped) or [stripped]
-    marked = bool(_QUESTION_END.search(stripped)) or (
-        bool(_GREEK_QUESTION_END.search(stripped)) and has_script(stripped, "GREEK")
-    )
-    if marked or stripped.startswith("¿"):
-        if len(parts) == 1 or _first_word(stripped) in _OPENERS:
-            return True
-        if _CJK_INTERROGATIVES.search(parts[0]):
-            return True
-        return all(_QUESTION_END.search(p) for p in parts)
-    if len(parts) != 1:
-        return False
-    return bool(_WH_NO_MARK.match(stripped) or _AUX_NO_MARK.match(stripped)
-                or _CJK_NO_MARK.search(stripped))
 
 
 def is_transient(text: str) -> bool:

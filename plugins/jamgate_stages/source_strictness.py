@@ -144,6 +144,8 @@ _ASSISTANT_SELF = re.compile(
     r"\b(?:i|me|myself),?\s*[(,]?\s*(?:the|as the|as an?)\s+(?:ai|assistant|agent|coding agent|"
     r"model|bot)\b|"
     r"\bi (?:tend to )?(?:over-explain|apologi[sz]e too much)\b|"
+    r"\bi (?:tend to|usually|often|always|sometimes)\s+(?:\w+\s+){0,2}?(?:answers|replies|"
+    r"responses|explanations|code comments)\b|"
     r"\bi (?:answered|replied|responded)\b|\b(?:earlier )?in this session\b|"
     # The same in other languages: "as / I am" and an AI word.
     r"\b(?:als|en tant qu['’]|como|come|ως|как|jako|ca|bilang|olarak)\s+(?:\w+\s+){0,2}?"
@@ -158,7 +160,8 @@ _ASSISTANT_SELF = re.compile(
     r"私はAI|AIアシスタント|言語モデル|AI ?모델|AI ?어시스턴트|언어 ?모델|인공지능이|"
     r"yapay zek[aâ]|هوش مصنوعی|ذكاء اصطناعي|مساعد ذكي|מודל שפה|mesterséges intelligencia|"
     r"model bahasa|model językowy|jazykový model|мовна модель|языковая модель|"
-    r"(?<!\w)(?:τεχνητής νοημοσύνης|γλωσσικό μοντέλο)(?!\w)",
+    r"(?<!\w)(?:τεχνητής νοημοσύνης|γλωσσικό μοντέλο)(?!\w)|"
+    r"एआई के रूप में|मैं (?:एक )?(?:एआई|AI)|भाषा मॉडल|कृत्रिम बुद्धि",
     re.IGNORECASE,
 )
 # An "I" that talks about the user is the assistant.

@@ -97,3 +97,14 @@ def test_the_frozen_test_split_prints_no_missed_text(capsys: pytest.CaptureFixtu
     assert main(["bench", "gate", "--split", "dev", "--json"]) == 0
     dev = json.loads(capsys.readouterr().out)
     assert dev["failures"] and "failures_hidden" not in dev
+
+
+def test_every_split_of_splits_toml_is_a_bench_split(capsys: pytest.CaptureFixture[str]) -> None:
+    """`--split` takes the names SPLITS.toml gives, so the rules' tuning set runs too."""
+    from jamgate_commands.bench_gate import split_names
+    from jamgate_core.cli import main
+
+    assert {"train", "dev", "test", "rules_dev"} <= set(split_names())
+    assert main(["bench", "gate", "--split", "rules_dev", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert "rules_dev split" in report["corpus"] and report["overall"]["cases"] >= 300

@@ -87,3 +87,11 @@ def test_the_text_report_names_the_frozen_split() -> None:
                                             "recall": None},
               "reasons": {}, "failures": [], "failures_hidden": 3, "split": "blind"}
     assert "3 misses on the frozen blind split, texts hidden" in format_report(report)
+
+
+def test_the_rule_stages_tuning_split_shares_no_text_with_the_blind_split() -> None:
+    """The rules are tuned on rules_dev (s17): none of its texts may be a blind one."""
+    fold = _module(GATE2 / "check_source.py")._key
+    blind = {fold(case.text) for case in split_cases("blind", GATE2)}
+    tuned = {fold(case.text) for case in split_cases("rules_dev", GATE2)}
+    assert tuned and not tuned & blind
