@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 
+from jamgate_stages._lazy_re import lazy_compile
 from jamgate_stages._text import has_script, is_cjk, sentences, tokens, wordset
 
 # First words that make a sentence ending in a question mark a question.
@@ -38,21 +39,21 @@ _OPENERS: frozenset[str] = wordset(
     چرا کجا کی کِی چه چی آیا کدام هل ما ماذا لماذا متى أين كيف من كم أي क्या कौन कब कहाँ कहां
     क्यों कैसे कितना कितने किस 뭐 무엇 언제 어디 왜 어떻게 누구 누가 몇"""
 )
-_CJK_INTERROGATIVES = re.compile(
+_CJK_INTERROGATIVES = lazy_compile(
     r"什么|什麼|谁|誰|哪|为什么|為什麼|怎么|怎麼|怎样|多少|几|吗|嗎|呢|何|なぜ|どこ|いつ|どう|どの|か[。\s]*$"
 )
-_QUESTION_END = re.compile(r"[?？؟⸮]\s*[\"'”’)\]]*\s*$")
-_GREEK_QUESTION_END = re.compile(r"[;\u037e]\s*$")
-_WH_NO_MARK = re.compile(
+_QUESTION_END = lazy_compile(r"[?？؟⸮]\s*[\"'”’)\]]*\s*$")
+_GREEK_QUESTION_END = lazy_compile(r"[;\u037e]\s*$")
+_WH_NO_MARK = lazy_compile(
     r"^(?:what|where|who|when|which|why|how)(?:'s|\s+(?:is|are|was|were|do|does|did|can|could|of|"
     r"should|would|will|has|have|had|much|many|long|old|often))\b",
     re.IGNORECASE,
 )
-_AUX_NO_MARK = re.compile(
+_AUX_NO_MARK = lazy_compile(
     r"^(?i:is|are|was|were|does|did|has|have|can|could|should|would|will)\s+"
     r"(?:(?i:jam|he|she|they|you|i|the user|user|it|there|this|that)\b|[A-Z][\w'-]+\s+\w)"
 )
-_CJK_NO_MARK = re.compile(r"(?:吗|嗎|呢|ですか|ますか|でしたか|ましたか|のか)[。\s]*$")
+_CJK_NO_MARK = lazy_compile(r"(?:吗|嗎|呢|ですか|ますか|でしたか|ましたか|のか)[。\s]*$")
 
 
 
@@ -114,7 +115,7 @@ _NOT_QUESTION_NEXT: frozenset[str] = wordset(
     jag vi ben biz ja"""
 )
 # A question particle in the sentence (yes/no questions; in the position each language puts it).
-_PARTICLE = re.compile(
+_PARTICLE = lazy_compile(
     r"(?<!\w)m[iıuü](?:yım|yim|yum|yüm|sın|sin|sun|sün|yız|yiz|yuz|yüz|sınız|siniz|sunuz|"
     r"sünüz|dır|dir|dur|dür|ydı|ydi|ydu|ydü|ymış|ymiş)?\W*$|"  # Turkish, last
     r"^acaba\b|"  # Turkish "I wonder"
@@ -124,7 +125,7 @@ _PARTICLE = re.compile(
     r"^\w+-(?:je|tu|il|elle|on|nous|vous|ils|elles)\b",  # French inversion: "As-tu …"
     re.IGNORECASE,
 )
-_FINAL_PARTICLE = re.compile(
+_FINAL_PARTICLE = lazy_compile(
     r"(?:吗|嗎|呢|ですか|ますか|でしたか|ましたか|のか|かな|かしら|っけ|だっけ|でしょうか)[。\s]*$|"
     r"(?:ไหม|มั้ย|หรือเปล่า|หรือยัง|หรือไม่|อะไร|ที่ไหน|เมื่อไร|เมื่อไหร่|ยังไง|อย่างไร|ทำไม|ใคร)"
     r"(?:ครับ|ค่ะ|คะ|นะ)?\s*$|"  # Thai
@@ -132,7 +133,7 @@ _FINAL_PARTICLE = re.compile(
 )
 # Interrogative words that make a sentence a question wherever they stand (languages that ask
 # in place): Chinese at the end of the sentence, Korean with a question ending, Hindi anywhere.
-_IN_PLACE = re.compile(
+_IN_PLACE = lazy_compile(
     r"(?:哪里|哪儿|哪裡|哪兒|什么时候|什麼時候|什么|什麼|谁|誰|为什么|為什麼|怎么样|怎麼樣|怎么|怎麼|"
     r"多少|几点|幾點|哪个|哪個|哪一)(?:了|呢|啊|呀)?[。\s]*$|"
     r"^(?!.*(?:不管|无论|無論|不论|不論)).*(?:有没有|有沒有|是不是|会不会|會不會|能不能|对不对|對不對)|"
@@ -144,7 +145,7 @@ _IN_PLACE = re.compile(
     r"किसका|किसकी|किसने)(?:\s+\S+){0,2}\s*[।]?$"
 )
 # The whole text is an indirect question, a question to the agent, or the report of one.
-_ASKING = re.compile(
+_ASKING = lazy_compile(
     r"^(?:i(?:\s+wonder|\s+am wondering|\s+was wondering|['’]m wondering)|"
     r"wondering|any idea|remind me|(?:do|did|can|could) you (?:remember|recall|know)|"
     r"you remember|(?:the )?user (?:is asking|asked|asks|wants to know|would like to know|"
@@ -168,12 +169,12 @@ _ASKED = wordset(
     сколько waar wanneer wat hoe welke gdzie kiedy kto co jak który ile var när vad hur vem
     vilken nerede ne nasıl hangi kim de an di à a the my"""
 )
-_LABEL = re.compile(
+_LABEL = lazy_compile(
     r"^(?:memory|note|q|question(?: from (?:the )?user)?|user(?: asked| asks| question)?|"
     r"frage|question de l['’]utilisateur|pregunta|domanda|pergunta|ερώτηση|вопрос)\s*[:：\-–—]\s*",
     re.IGNORECASE,
 )
-_AUX_FIRST = re.compile(
+_AUX_FIRST = lazy_compile(
     r"^(?:(?:do|did|does|have|has|had|am|is|are|was|were)\s+(?:i|we|you|they|my|our)\b|"
     r"(?:habe|hab|hast|hat|haben|habt|hatte|hattest|hatten|bin|bist|ist|sind|seid|war|warst|"
     r"waren|kann|kannst|können|könnte|soll|sollte|sollen|wird|werde|wirst|werden|würde|muss|"
@@ -184,7 +185,7 @@ _AUX_FIRST = re.compile(
     r"(?:har|är|kan|ska|vill|vet|hade)\s+(?:jag|du|vi|ni|min|mitt)\b)",
     re.IGNORECASE,
 )
-_CLAUSE_BREAK = re.compile(r"[,:;：，；、\-–—()]")
+_CLAUSE_BREAK = lazy_compile(r"[,:;：，；、\-–—()]")
 _WH_MAX_TOKENS = 16
 
 

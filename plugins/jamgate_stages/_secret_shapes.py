@@ -19,6 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from jamgate_stages._lazy_re import lazy_compile
+
 B = r"(?<![A-Za-z0-9_])"  # leading boundary: the prefix must not be glued to a word
 E = r"(?![A-Za-z0-9_-])"  # trailing boundary for bounded bodies
 
@@ -60,7 +62,7 @@ class SecretShape:
             source = rf"{B}(?:{heads})[{self.alphabet}]{{{self.min_len},{upper}}}{self.tail}"
         else:
             source = self.pattern
-        object.__setattr__(self, "regex", re.compile(source, self.flags))
+        object.__setattr__(self, "regex", lazy_compile(source, self.flags))
         if not self.anchors:
             object.__setattr__(self, "anchors", self.prefixes)
         if self.min_token is None:
@@ -83,10 +85,10 @@ class SecretShape:
         return False
 
 
-_AWS_CONTEXT = re.compile(r"\baws\b|secret[\s_-]?access[\s_-]?key", re.IGNORECASE)
-_CLOUDFLARE_CONTEXT = re.compile(r"cloudflare|\bcf[_-]?(?:api|token|key)", re.IGNORECASE)
-_VERCEL_CONTEXT = re.compile(r"vercel", re.IGNORECASE)
-_SAS_CONTEXT = re.compile(r"[?&](?:sv|se|sp|spr|srt|ss)=")
+_AWS_CONTEXT = lazy_compile(r"\baws\b|secret[\s_-]?access[\s_-]?key", re.IGNORECASE)
+_CLOUDFLARE_CONTEXT = lazy_compile(r"cloudflare|\bcf[_-]?(?:api|token|key)", re.IGNORECASE)
+_VERCEL_CONTEXT = lazy_compile(r"vercel", re.IGNORECASE)
+_SAS_CONTEXT = lazy_compile(r"[?&](?:sv|se|sp|spr|srt|ss)=")
 
 
 def _row(kind: str, label: str, *prefixes: str, **options: Any) -> SecretShape:

@@ -19,6 +19,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from jamgate_stages._lazy_re import lazy_compile
 from jamgate_stages._text import wordset
 
 _S = r"[\s_-]?"
@@ -128,7 +129,7 @@ class WordRule:
 
 
 WORD_RULES: tuple[WordRule, ...] = tuple(
-    WordRule(kind, re.compile(rf"(?<!\w)(?:{pattern})(?!\w)" if bounded else pattern,
+    WordRule(kind, lazy_compile(rf"(?<!\w)(?:{pattern})(?!\w)" if bounded else pattern,
                               re.IGNORECASE), bounded, anchors)
     for kind, pattern, bounded, anchors in _WORD_TABLE
 )
@@ -144,7 +145,7 @@ def _by_head() -> dict[str, tuple[WordRule, ...]]:
 
 
 _BY_HEAD = _by_head()
-_WORD = re.compile(r"\w+")
+_WORD = lazy_compile(r"\w+")
 
 
 def find_words(text: str, lowered: str) -> Iterator[tuple[str, re.Match[str]]]:
@@ -169,7 +170,7 @@ def find_words(text: str, lowered: str) -> Iterator[tuple[str, re.Match[str]]]:
 
 
 # Between the word and its value: ":" "=" "->" or a spaced dash (explicit), or a copula.
-SEPARATOR = re.compile(
+SEPARATOR = lazy_compile(
     r"(?P<explicit>[ \t]*(?:[:=：＝]|==>|=>|->|→)[ \t\n]*|\s+[-–—]\s+)"
     r"|(?P<copula>\s+(?:is|was|are|ist|war|lautet|est|c'est|c’est|es|era|é|è|e|sono|to|jest|"
     r"był[ao]?|это|είναι|ήταν|este|je|on|oli|är|var|er|ni|ay|là|adalah|ialah|yaitu|е|є|це|"
@@ -180,7 +181,7 @@ SEPARATOR = re.compile(
 
 # Right after the word: it names a thing about passwords, not a password ("password manager",
 # "Passwort-Manager", "password policy:", "κωδικός ISRC").
-COMPOUND = re.compile(
+COMPOUND = lazy_compile(
     r"[\s'’s-]*(?:managers?|manag|policy|policies|length|hash\w*|reset|rotation|requirements?|"
     r"rules?|strength|expir\w*|generator|field|prompt|complexity|names?|hint|history|"
     r"protected|changes?|less|vault|safe|ids?|identifiers?|fingerprints?|urls?|endpoints?|"
@@ -191,7 +192,7 @@ COMPOUND = re.compile(
     re.IGNORECASE,
 )
 # Just before the word: "gestor de contraseñas", "menedżer haseł", "password manager".
-MANAGER_BEFORE = re.compile(
+MANAGER_BEFORE = lazy_compile(
     r"(?:manager|gestor|gestionnaire|gestore|gerenciador|administrador|menedżer\w*|менеджер\w*|"
     r"beheerder|yönetici\w*|správce|kezelő|hallinta\w*|管理|マネージャー|관리|مدير|מנהל)"
     r"\W{0,3}(?:\w+\W+){0,2}$",
@@ -199,7 +200,7 @@ MANAGER_BEFORE = re.compile(
 )
 
 # A PIN-ish context that lets a `code` word take digits ("Mi clave del banco es 4821").
-PIN_CONTEXT = re.compile(
+PIN_CONTEXT = lazy_compile(
     r"pin|bank|banco|banca|karte|carte|tarjeta|cartão|carta|kart|card|karta|карт|κάρτ|"
     r"τράπεζ|cajero|atm|sim\b|phone|handy|teléfono|móvil|celular|téléphone|door|puerta|porte|"
     r"tür|porta|safe|caja|cofre|cassaforte|alarm|πόρτ|συναγερμ|χρηματοκιβ",
@@ -214,24 +215,24 @@ google microsoft apple okta vault doppler infisical
 """)
 
 # Value shapes that are tech words, not secrets ("password sha256-hashed", "wpa2").
-TECH_VALUE = re.compile(
+TECH_VALUE = lazy_compile(
     r"^(?:sha-?\d+|md5|bcrypt|scrypt|argon2\w*|pbkdf2\w*|wpa[23]?\b|oauth2?\b|x509|utf-?8|"
     r"base64|aes-?\d+|rsa-?\d+|ed25519|hmac\w*|2fa|mfa|totp|hotp)",
     re.IGNORECASE,
 )
 
 # Card numbers: wording or an expiry date near the digits.
-CARD_CONTEXT = re.compile(
+CARD_CONTEXT = lazy_compile(
     r"card|credit|debit|visa|master\s?card|amex|american express|discover|jcb|unionpay|"
     r"maestro|diners|cvv|cvc|cvv2|expir|exp\b|valid|karte|carte|tarjeta|cartão|carta|kaart|"
     r"karta|карт|κάρτ|kart|kredi|prüfnummer|gültig|vence|validade|scadenza|ważna|skt|"
     r"security code|卡|カード|카드|بطاقة|כרטיס|कार्ड|thẻ|kartu|บัตร|有效期|有効期限|유효기간",
     re.IGNORECASE,
 )
-EXPIRY = re.compile(r"(?<![\d/])(?:0[1-9]|1[0-2])\s?/\s?(?:\d{2}|20\d{2})(?![\d/])")
+EXPIRY = lazy_compile(r"(?<![\d/])(?:0[1-9]|1[0-2])\s?/\s?(?:\d{2}|20\d{2})(?![\d/])")
 
 # Backup and recovery codes.
-BACKUP_CONTEXT = re.compile(
+BACKUP_CONTEXT = lazy_compile(
     r"(?:backup|recovery|rescue|emergency|scratch|one[\s-]time)[\s-]?codes?|"
     r"backup-?codes?|wiederherstellungs-?codes?|notfall-?codes?|"
     r"codes?\s+de\s+(?:secours|récupération|sauvegarde|recuperación|respaldo|recuperação|backup)|"
@@ -248,7 +249,7 @@ BACKUP_CONTEXT = re.compile(
 )
 
 # TOTP / 2FA seeds.
-TOTP_CONTEXT = re.compile(
+TOTP_CONTEXT = lazy_compile(
     r"2fa|mfa|totp|hotp|\botp\b|authenticator|two[\s-]factor|2-step|two-step|seed|secret|"
     r"semilla|clé\s+secrète|geheim|zwei-?faktor|segreto|segredo|sekret|секрет|σπόρος|"
     r"二要素|二段階|双重|两步|2단계|인증|seme",

@@ -11,15 +11,16 @@ with one wrong word is still a seed phrase.
 from __future__ import annotations
 
 import functools
-import re
 import unicodedata
 from importlib import resources
 
+from jamgate_stages._lazy_re import lazy_compile
+
 MIN_WORDS = 12
 _LATIN = frozenset({"english", "french", "italian", "spanish", "portuguese", "czech", "turkish"})
-_SPLIT = re.compile(r"[\s,;:|·・、，：；（）()]+")
-_NUMBERING = re.compile(r"^(?:#?\d{1,2}[.):-]?|\(\d{1,2}\))$")
-_NUMBER_PREFIX = re.compile(r"^\d{1,2}[.)]")
+_SPLIT = lazy_compile(r"[\s,;:|·・、，：；（）()]+")
+_NUMBERING = lazy_compile(r"^(?:#?\d{1,2}[.):-]?|\(\d{1,2}\))$")
+_NUMBER_PREFIX = lazy_compile(r"^\d{1,2}[.)]")
 _EDGE = "\"'`()[]{}<>:.!?«»“”‘’（）「」"
 _NUMBERED = -1  # a numbering token ("1.", "(2)"): neither breaks nor extends a run
 

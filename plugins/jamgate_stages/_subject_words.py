@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from jamgate_stages._lazy_re import lazy_compile
 from jamgate_stages._text import wordset
 
 
@@ -113,58 +114,58 @@ _P = re.IGNORECASE
 # after them (True), so "moved to the backend team" is not a new home.
 Rules = tuple[tuple[re.Pattern[str], bool | str], ...]
 LOCATION: Rules = (
-    (re.compile(r"\b(?:moved|relocated|moving)\s+(?:back\s+)?to\b", _P), True),
-    (re.compile(r"\b(?:wohne|wohnt|wohnen|lebe|lebt|leben)\s+(?:ich\s+|wir\s+)?(?:nicht\s+mehr\s+)?(?:jetzt\s+|nun\s+|"
+    (lazy_compile(r"\b(?:moved|relocated|moving)\s+(?:back\s+)?to\b", _P), True),
+    (lazy_compile(r"\b(?:wohne|wohnt|wohnen|lebe|lebt|leben)\s+(?:ich\s+|wir\s+)?(?:nicht\s+mehr\s+)?(?:jetzt\s+|nun\s+|"
                 r"inzwischen\s+|mittlerweile\s+|seit\s+\w+\s+)?(?:in|im|bei|auf)\b", _P), False),
-    (re.compile(r"\b(?:nach\s+\w+(?:\s+\w+)?\s+(?:um)?gezogen|(?:um)?gezogen\s+nach)\b", _P),
+    (lazy_compile(r"\b(?:nach\s+\w+(?:\s+\w+)?\s+(?:um)?gezogen|(?:um)?gezogen\s+nach)\b", _P),
      False),
-    (re.compile(r"\b(?:habite|habites|habitons|habitent|vis|vit|vivons|vivent|réside|résident)"
+    (lazy_compile(r"\b(?:habite|habites|habitons|habitent|vis|vit|vivons|vivent|réside|résident)"
                 r"\s+(?:plus\s+)?(?:maintenant\s+|désormais\s+|actuellement\s+)?(?:à|au|aux|en|dans|près)\b",
                 _P), False),
-    (re.compile(r"\b(?:déménagée?s?|emménagée?s?|installée?s?)\s+(?:à|au|aux|en|dans)\b", _P),
+    (lazy_compile(r"\b(?:déménagée?s?|emménagée?s?|installée?s?)\s+(?:à|au|aux|en|dans)\b", _P),
      True),
-    (re.compile(r"\b(?:vivo|vive|vivimos|viven|resido|reside|residimos)\s+(?:ahora\s+|"
+    (lazy_compile(r"\b(?:vivo|vive|vivimos|viven|resido|reside|residimos)\s+(?:ahora\s+|"
                 r"actualmente\s+|ya\s+)?(?:en|cerca)\b", _P), False),
-    (re.compile(r"\b(?:me\s+mud[ée]|me\s+he\s+mudado|nos\s+mudamos|se\s+mud[óo]|mudé)\s+"
+    (lazy_compile(r"\b(?:me\s+mud[ée]|me\s+he\s+mudado|nos\s+mudamos|se\s+mud[óo]|mudé)\s+"
                 r"(?:a|al)\b", _P), True),
-    (re.compile(r"\b(?:vivo|vive|viviamo|abito|abita|abitiamo|risiedo|risiede)\s+(?:più\s+)?(?:ora\s+|"
+    (lazy_compile(r"\b(?:vivo|vive|viviamo|abito|abita|abitiamo|risiedo|risiede)\s+(?:più\s+)?(?:ora\s+|"
                 r"adesso\s+|attualmente\s+)?(?:a|ad|in|al|nel|nella|vicino)\b", _P), False),
-    (re.compile(r"\btrasferit[oaie]\s+(?:a|ad|in|al|nel|nella)\b", _P), True),
-    (re.compile(r"\b(?:moro|mora|moramos|vivo|vive|vivemos|resido|reside)\s+(?:mais\s+)?(?:agora\s+|"
+    (lazy_compile(r"\btrasferit[oaie]\s+(?:a|ad|in|al|nel|nella)\b", _P), True),
+    (lazy_compile(r"\b(?:moro|mora|moramos|vivo|vive|vivemos|resido|reside)\s+(?:mais\s+)?(?:agora\s+|"
                 r"atualmente\s+)?(?:em|no|na|nos|nas|perto)\b", _P), False),
-    (re.compile(r"\b(?:me\s+mudei|mudei-me|mudei|se\s+mudou|mudou-se)\s+(?:para|pra|pro)\b", _P),
+    (lazy_compile(r"\b(?:me\s+mudei|mudei-me|mudei|se\s+mudou|mudou-se)\s+(?:para|pra|pro)\b", _P),
      True),
-    (re.compile(r"(?<!\w)(?:μένω|μένει|μένουμε|ζω|ζει|ζούμε|κατοικώ|κατοικεί)\s+(?:πια\s+)?(?:τώρα\s+|"
+    (lazy_compile(r"(?<!\w)(?:μένω|μένει|μένουμε|ζω|ζει|ζούμε|κατοικώ|κατοικεί)\s+(?:πια\s+)?(?:τώρα\s+|"
                 r"πλέον\s+)?(?:στ[οηα]ν?|σε|κοντά)(?!\w)", _P), False),
-    (re.compile(r"(?<!\w)μετακόμισ(?:α|ε|αμε)\s+(?:στ[οηα]ν?|σε)(?!\w)", _P), True),
+    (lazy_compile(r"(?<!\w)μετακόμισ(?:α|ε|αμε)\s+(?:στ[οηα]ν?|σε)(?!\w)", _P), True),
 )
 # Employer, by language: where the person works now; "org" takes a name or "a/an" and a
 # workplace noun ("works for a startup", not "works for a long time").
 EMPLOYER: Rules = (
-    (re.compile(r"\b(?:work|works|working)\s+(?:now\s+|currently\s+)?(?:at|for)\b", _P), "org"),
-    (re.compile(r"\b(?:started|starting|began|begun)\s+(?:a\s+(?:new\s+)?job|working|to\s+work|"
+    (lazy_compile(r"\b(?:work|works|working)\s+(?:now\s+|currently\s+)?(?:at|for)\b", _P), "org"),
+    (lazy_compile(r"\b(?:started|starting|began|begun)\s+(?:a\s+(?:new\s+)?job|working|to\s+work|"
                 r"work)\s+(?:at|for|with)\b", _P), "org"),
-    (re.compile(r"\b(?:employed\s+(?:at|by)|got\s+a\s+(?:new\s+)?job\s+(?:at|with))\b", _P),
+    (lazy_compile(r"\b(?:employed\s+(?:at|by)|got\s+a\s+(?:new\s+)?job\s+(?:at|with))\b", _P),
      "org"),
-    (re.compile(r"\b(?:arbeite|arbeitet|arbeiten)\s+(?:ich\s+|wir\s+)?(?:jetzt\s+|nun\s+|inzwischen\s+|"
+    (lazy_compile(r"\b(?:arbeite|arbeitet|arbeiten)\s+(?:ich\s+|wir\s+)?(?:jetzt\s+|nun\s+|inzwischen\s+|"
                 r"mittlerweile\s+|seit\s+\w+\s+)?(?:bei|für)\b", _P), True),
-    (re.compile(r"\bbei\s+\w+(?:\s+\w+)?\s+angefangen\b", _P), False),
-    (re.compile(r"\b(?:travaille|travailles|travaillons|travaillent)\s+(?:maintenant\s+|"
+    (lazy_compile(r"\bbei\s+\w+(?:\s+\w+)?\s+angefangen\b", _P), False),
+    (lazy_compile(r"\b(?:travaille|travailles|travaillons|travaillent)\s+(?:maintenant\s+|"
                 r"désormais\s+|actuellement\s+)?(?:chez|pour)\b", _P), True),
-    (re.compile(r"\b(?:commencé\s+(?:à\s+travailler\s+)?|embauchée?\s+)(?:chez|par)\b", _P),
+    (lazy_compile(r"\b(?:commencé\s+(?:à\s+travailler\s+)?|embauchée?\s+)(?:chez|par)\b", _P),
      True),
-    (re.compile(r"\b(?:trabajo|trabaja|trabajamos)\s+(?:ahora\s+|actualmente\s+|ya\s+)?"
+    (lazy_compile(r"\b(?:trabajo|trabaja|trabajamos)\s+(?:ahora\s+|actualmente\s+|ya\s+)?"
                 r"(?:en|para)\b", _P), True),
-    (re.compile(r"\bempec[ée]\s+a\s+trabajar\s+(?:en|para)\b", _P), True),
-    (re.compile(r"\b(?:lavoro|lavora|lavoriamo)\s+(?:ora\s+|adesso\s+|attualmente\s+)?"
+    (lazy_compile(r"\bempec[ée]\s+a\s+trabajar\s+(?:en|para)\b", _P), True),
+    (lazy_compile(r"\b(?:lavoro|lavora|lavoriamo)\s+(?:ora\s+|adesso\s+|attualmente\s+)?"
                 r"(?:per|presso|da|alla|al|in)\b", _P), True),
-    (re.compile(r"\biniziato\s+a\s+lavorare\s+(?:per|presso|da|alla|al|in)\b", _P), True),
-    (re.compile(r"\b(?:trabalho|trabalha|trabalhamos)\s+(?:agora\s+|atualmente\s+)?"
+    (lazy_compile(r"\biniziato\s+a\s+lavorare\s+(?:per|presso|da|alla|al|in)\b", _P), True),
+    (lazy_compile(r"\b(?:trabalho|trabalha|trabalhamos)\s+(?:agora\s+|atualmente\s+)?"
                 r"(?:na|no|em|para|pra)\b", _P), True),
-    (re.compile(r"\bcomecei\s+a\s+trabalhar\s+(?:na|no|em|para)\b", _P), True),
-    (re.compile(r"(?<!\w)(?:δουλεύω|δουλεύει|εργάζομαι|εργάζεται)\s+(?:τώρα\s+|πλέον\s+)?"
+    (lazy_compile(r"\bcomecei\s+a\s+trabalhar\s+(?:na|no|em|para)\b", _P), True),
+    (lazy_compile(r"(?<!\w)(?:δουλεύω|δουλεύει|εργάζομαι|εργάζεται)\s+(?:τώρα\s+|πλέον\s+)?"
                 r"(?:στ[οηα]ν?|σε|για)(?!\w)", _P), True),
-    (re.compile(r"(?<!\w)ξεκίνησα\s+(?:να\s+)?(?:δουλεύω|δουλειά)\s+(?:στ[οηα]ν?|σε)(?!\w)", _P),
+    (lazy_compile(r"(?<!\w)ξεκίνησα\s+(?:να\s+)?(?:δουλεύω|δουλειά)\s+(?:στ[οηα]ν?|σε)(?!\w)", _P),
      True),
 )
 # What a workplace is called when it is not named ("I work at a bank").
@@ -181,12 +182,12 @@ TECH = wordset("""python rust go golang java kotlin typescript javascript ruby e
     vscode intellij pycharm postgres postgresql mysql sqlite mongodb react vue svelte angular
     django rails kubernetes docker aws gcp azure""")
 # Negation, and the change-of-state phrases that make a negation an update ("no longer").
-NEGATION = re.compile(
+NEGATION = lazy_compile(
     r"\b(?:not|never|no|don't|doesn't|didn't|isn't|aren't|won't|nor|nicht|kein|keine|keinen|nie|"
     r"niemals|ne|n'|n’|pas|jamais|nunca|non|não|nao)\b|n't\b|(?<!\w)(?:δεν|μην|ποτέ)(?!\w)",
     re.IGNORECASE,
 )
-CHANGE = re.compile(
+CHANGE = lazy_compile(
     r"\bno longer\b|\bnot anymore\b|\banymore\b|\bnicht mehr\b|\bkein\w* \w+ mehr\b|"
     r"\bn['’]\w+ plus\b|\bne \w+ plus\b|\bya no\b|\bnon \w+ più\b|\bnon più\b|\bjá não\b|"
     r"\bnão \w+ mais\b|(?<!\w)δεν \w+ πια(?!\w)|(?<!\w)πλέον δεν(?!\w)",

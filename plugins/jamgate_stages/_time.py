@@ -17,29 +17,31 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 
+from jamgate_stages._lazy_re import lazy_compile
+
 _YEAR = r"(?:19|20)\d\d"
 _ARTICLE = r"(?:(?:the|το|el|il|lo|le|o|a|al|ao|dem|de)\s+)?"
 # Words that join the two ends of a period: en de fr es it pt el, then dashes.
 _RANGE_WORDS = (
     r"to|till|until|through|thru|and|bis|und|à|au|et|a|al|hasta|y|e|ao|até|έως|ως|μέχρι|και"
 )
-_PERIOD = re.compile(
+_PERIOD = lazy_compile(
     rf"\b({_YEAR})\s*(?:[-–—/]|\s(?:{_RANGE_WORDS})\s+{_ARTICLE}(?:\w+\s+)?)\s*({_YEAR})\b",
     re.IGNORECASE,
 )
-_UNTIL = re.compile(
+_UNTIL = lazy_compile(
     rf"(?:\b(?:until|till|bis|hasta|fino al?|até|μέχρι|έως)\s+{_ARTICLE}|"
     rf"\bjusqu['’](?:en|à|au)\s+|\bjusqu['’]a\s+)(?:\w+\s+)?({_YEAR})\b",
     re.IGNORECASE,
 )
-_UNTIL_LAST = re.compile(
+_UNTIL_LAST = lazy_compile(
     r"\b(?:until|till) last (?:year|month|summer|winter|spring|autumn|fall)\b|"
     r"\bbis (?:letztes|letzten|vor(?:igen|iges)?) (?:jahr|monat|sommer|winter)\b|"
     r"\bjusqu['’](?:à|a) l['’]an(?:née)? dernière?\b|\bhasta el año pasado\b|"
     r"\bfino all['’]anno scorso\b|\baté o ano passado\b|\bμέχρι πέρ(?:σ|υσ)ι\b",
     re.IGNORECASE,
 )
-_AGO = re.compile(
+_AGO = lazy_compile(
     r"\b(?:\w+|\d+)\s+(?:years?|months?|weeks?|days?|decades?)\s+ago\b|"
     r"\bvor\s+(?:\w+|\d+)\s+(?:jahren|monaten|wochen|tagen|jahrzehnten)\b|"
     r"\bil y a\s+(?:\w+|\d+)\s+(?:ans?|années?|mois|semaines?|jours?)\b|"
@@ -50,7 +52,7 @@ _AGO = re.compile(
     re.IGNORECASE,
 )
 # Markers of a past that no longer holds, by language.
-_MARKERS = re.compile(
+_MARKERS = lazy_compile(
     r"\b(?:previously|formerly|in the past|back then|back in the day|at the time|"
     r"once upon a time|former|"  # en
     r"früher|ehemals|ehemalig\w*|damals|zuvor|vorher|einst|"  # de

@@ -24,30 +24,31 @@ import re
 from pydantic import BaseModel
 
 from jamgate_core import BaseStage, Candidate, StageContext, StageResult
+from jamgate_stages._lazy_re import lazy_compile
 from jamgate_stages._text import wordset
 
 _STATUS_WORDS = wordset(
     """DONE OK ACK NOOP PONG PING READY SUCCESS SUCCEEDED FAILED FAILURE ERROR TIMEOUT COMPLETE
     COMPLETED PENDING IDLE NULL NONE EOF EOT STOP END"""
 )
-_STATUS_TOKEN = re.compile(r"^[\[(<{]*([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*)[\])>}]*[.!:]?$")
+_STATUS_TOKEN = lazy_compile(r"^[\[(<{]*([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*)[\])>}]*[.!:]?$")
 
-_URL = re.compile(r"^<?(?:[a-z][a-z0-9+.-]*://|www\.)\S+>?$", re.IGNORECASE)
-_PATH = re.compile(r"^(?:~|\.{1,2})?(?:[/\\][\w.@+-]+)+[/\\]?$|^[A-Za-z]:\\\S*$")
-_RELATIVE_PATH = re.compile(r"^[\w.@+-]+(?:/[\w.@+-]+)+/?$")
-_FILE = re.compile(r"^[\w@+-]+(?:\.[\w-]+)*\.[A-Za-z][A-Za-z0-9]{0,5}$")
-_IDENT = re.compile(
+_URL = lazy_compile(r"^<?(?:[a-z][a-z0-9+.-]*://|www\.)\S+>?$", re.IGNORECASE)
+_PATH = lazy_compile(r"^(?:~|\.{1,2})?(?:[/\\][\w.@+-]+)+[/\\]?$|^[A-Za-z]:\\\S*$")
+_RELATIVE_PATH = lazy_compile(r"^[\w.@+-]+(?:/[\w.@+-]+)+/?$")
+_FILE = lazy_compile(r"^[\w@+-]+(?:\.[\w-]+)*\.[A-Za-z][A-Za-z0-9]{0,5}$")
+_IDENT = lazy_compile(
     r"^(?:(?=[0-9a-fA-F]*\d)[0-9a-fA-F]{7,64}|"
     r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|"
     r"[A-Za-z_]\w*(?:[._:]\w+)+|[a-z]+(?:[A-Z][a-z0-9]*)+|[a-z0-9]+(?:_[a-z0-9]+)+|"
     r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+)$"
 )
-_LABEL = re.compile(
+_LABEL = lazy_compile(
     r"^(?:id|path|url|link|file|commit|sha|hash|ref|branch|pr|issue|email|ticket)\s*[:=#]\s*",
     re.IGNORECASE,
 )
 
-_DATE_WORDS = re.compile(
+_DATE_WORDS = lazy_compile(
     r"\b(?:mon|tue|wed|thu|fri|sat|sun|monday|tuesday|wednesday|thursday|friday|saturday|"
     r"sunday|jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|"
     r"april|june|july|august|september|october|november|december|am|pm|utc|gmt|z|t|est|edt|"
@@ -55,10 +56,10 @@ _DATE_WORDS = re.compile(
     r"on)\b",
     re.IGNORECASE,
 )
-_DATE_CHARS = re.compile(r"^[\d\s:\-/.,+T Z\[\]()]*$")
-_DATE_SHAPE = re.compile(r"\d{1,4}[-/.:]\d{1,2}")
+_DATE_CHARS = lazy_compile(r"^[\d\s:\-/.,+T Z\[\]()]*$")
+_DATE_SHAPE = lazy_compile(r"\d{1,4}[-/.:]\d{1,2}")
 
-_RECALL_ECHO = re.compile(
+_RECALL_ECHO = lazy_compile(
     r"^\s*(?:recalled memor(?:y|ies)|relevant memor(?:y|ies)|retrieved memor(?:y|ies)|memories|"
     r"from memory|here are (?:the |your |some )?(?:relevant )?memories|"
     r"related memories|memory context|user memories)\s*[:\-]"
@@ -71,7 +72,7 @@ _RECALL_ECHO = re.compile(
     r"saved |recalled |existing |earlier |prior )?memor(?:y|ies)\b",
     re.IGNORECASE | re.MULTILINE,
 )
-_SYSTEM_PROMPT = re.compile(
+_SYSTEM_PROMPT = lazy_compile(
     r"^\s*(?:you are (?:a|an) (?:helpful|friendly|expert|ai|intelligent|smart|large)\b|"
     r"you are (?:claude|chatgpt|gpt|gemini|copilot|an ai|a language model|a large language)\b|"
     r"as an ai\b|as a (?:large )?language model|i am an ai\b|i'm an ai\b|"
@@ -84,7 +85,7 @@ _SYSTEM_PROMPT = re.compile(
     re.IGNORECASE,
 )
 _AGENT = r"(?:the\s+)?(?:assistant|ai|agent|bot|model|claude|chatgpt|gpt|gemini|copilot|llm)"
-_CONVERSATION = re.compile(
+_CONVERSATION = lazy_compile(
     r"^\s*(?:(?:the\s+)?user\s+(?:asked|asks|inquired|inquires|wondered|wonders|wants to know|"
     r"is asking|was asking|requested|requests|greeted|thanked|said (?:hi|hello|thanks|thank you|"
     r"goodbye|bye|ok|okay)|needs help|wants help|asked for help|is looking for help)\b|"
@@ -111,12 +112,12 @@ _CONVERSATION = re.compile(
     r"用户(?:问|询问)|ユーザーは.*(?:質問|尋ね))",
     re.IGNORECASE,
 )
-_STANDING = re.compile(
+_STANDING = lazy_compile(
     r"\b(?:always|never|from now on|in (?:the )?future|every time|whenever|going forward|"
     r"by default|prefers?)\b",
     re.IGNORECASE,
 )
-_CONVERSATION_ANYWHERE = re.compile(
+_CONVERSATION_ANYWHERE = lazy_compile(
     r"\b(?:in this|during this) (?:conversation|chat|session)\b|\bas (?:you )?requested\W*$|"
     r"^(?:now\s+)?(?:running|checking|searching|looking|reading|editing|updating|fetching|"
     r"installing|building|deploying|saving|recalling)\b[^.!?\n]{0,60}\bnow\W*$",
@@ -124,7 +125,7 @@ _CONVERSATION_ANYWHERE = re.compile(
 )
 
 
-_ERROR_LABEL = re.compile(
+_ERROR_LABEL = lazy_compile(
     r"^\W{0,3}(?:error|fatal|warning|exception|fehler|warnung|erreur|avertissement|"
     r"advertencia|errore|avviso|erro|aviso|ошибка|предупреждение|σφάλμα|προειδοποίηση|hata|"
     r"uyarı|błąd|ostrzeżenie|fout|waarschuwing|fel|varning|chyba|varování|помилка|lỗi|"
@@ -143,7 +144,7 @@ _OUTCOME = (r"(?:succeeded|failed|finished|completed|passed|done|successful|erfo
             r"concluíd[ao]|falhou|terminée?|réussie?|échouée?|(?:başarıyla\s+)?tamamlandı|"
             r"başarısız|завершен[аоы]?|успешн\w*|не удалась|ολοκληρώθηκε|απέτυχε|"
             r"zakończon[aey]|nieudan[aey])")
-_BUILD_OUTCOME = re.compile(
+_BUILD_OUTCOME = lazy_compile(
     rf"^\W{{0,3}}{_BUILD}\s+{_OUTCOME}\b|"
     r"(?:ビルド|コンパイル|インストール|テスト|デプロイ)(?:に|が|は)?(?:失敗|成功|完了)|"
     r"(?:构建|構建|编译|編譯|安装|安裝|测试|測試|部署)(?:失败|失敗|成功|完成)|"
@@ -152,7 +153,7 @@ _BUILD_OUTCOME = re.compile(
     re.IGNORECASE,
 )
 # The agent announcing its next step, per language, and the working objects it acts on.
-_NARRATION = re.compile(
+_NARRATION = lazy_compile(
     r"^(?:(?:now\s+)?i(?:'ll| will| am going to|'m going to)(?:\s+now)?|i'm now \w+ing|"
     r"ich (?:werde|\w+ jetzt)|jetzt (?:\w+ ich)|je vais|maintenant je|voy a|ahora (?:voy|\w+é)|"
     r"ora (?:\w+o)|vou agora|agora vou|τώρα θα|θα \w+ω τώρα|сейчас я|я сейчас|teraz|şimdi|"
@@ -163,7 +164,7 @@ _NARRATION = re.compile(
     r"um momento|un instant|einen moment|un segundo)\b)",
     re.IGNORECASE,
 )
-_WORK_OBJECTS = re.compile(
+_WORK_OBJECTS = lazy_compile(
     r"\b(?:tests?|test suite|files?|repo(?:sitory)?|script|command|logs?|codebase|config|"
     r"build|dependencies|diff|output|tests|datei\w*|repository|skript|befehl|fichier|dépôt|"
     r"commande|archivo|repositorio|comando|codice|arquivo|repositório|αρχείο|τεστ|κώδικα|"
@@ -174,7 +175,7 @@ _WORK_OBJECTS = re.compile(
 
 # Shapes tools print whatever the language: tracebacks, pytest and npm lines, log lines, diffs,
 # a shell prompt followed by its output.
-_TOOL_SHAPE = re.compile(
+_TOOL_SHAPE = lazy_compile(
     r"^(?:Traceback \(most recent call last\)|Successfully (?:built|installed|uninstalled|tagged|"
     r"created)\b|(?:Called|Calling) tool\b|Tool (?:result|output|call)\s*:|"
     r"(?:FAILED|PASSED|ERROR)\s+\S+::|npm (?:WARN|ERR!)|diff --git |@@ -\d|"

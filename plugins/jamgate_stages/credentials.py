@@ -32,6 +32,7 @@ from pydantic import BaseModel, Field
 
 from jamgate_core import BaseStage, Candidate, StageContext, StageResult
 from jamgate_stages import _secret_words as words
+from jamgate_stages._lazy_re import lazy_compile
 from jamgate_stages._secret_shapes import SHAPES, find_shape
 from jamgate_stages._seed_phrase import find_seed_phrase
 from jamgate_stages._text import char_classes, entropy, wordset
@@ -41,7 +42,7 @@ _SHAPES: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
     (shape.kind, shape.label, shape.regex) for shape in SHAPES if shape.context is None
 )
 
-_PLACEHOLDER = re.compile(
+_PLACEHOLDER = lazy_compile(
     r"(?:<[^>]*>|\[[^\]]*\]|\{\{?[^}]*\}\}?|\$\{?[A-Za-z_][\w:-]*\}?|%[A-Za-z_]\w*%|"
     r"[*•]+|(?:x+[-_.]?)+|\.+|your[-_ ]?[\w-]*?(?:key|token|secret|password|pass|pwd|here|value)"
     r"[\w-]*|"
@@ -53,24 +54,24 @@ _PLACEHOLDER = re.compile(
     r"auto|unset|hidden|masked|sk-|sk_live_|sk_test_)",
     re.IGNORECASE,
 )
-_EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[A-Za-z]{2,}")
-_VERSION = re.compile(r"v?\d+(?:\.\d+)+(?:[-+][\w.]+)?")
-_DATE = re.compile(r"\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}(?:[T ]\d{1,2}:\d{2}(?::\d{2})?Z?)?")
-_YEAR = re.compile(r"19[5-9]\d|20[0-3]\d")
-_PATHLIKE = re.compile(r"^(?:/|~/|\./|\.\./|[A-Za-z]:\\)")
-_HEX_OR_UUID = re.compile(
+_EMAIL = lazy_compile(r"[^@\s]+@[^@\s]+\.[A-Za-z]{2,}")
+_VERSION = lazy_compile(r"v?\d+(?:\.\d+)+(?:[-+][\w.]+)?")
+_DATE = lazy_compile(r"\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}(?:[T ]\d{1,2}:\d{2}(?::\d{2})?Z?)?")
+_YEAR = lazy_compile(r"19[5-9]\d|20[0-3]\d")
+_PATHLIKE = lazy_compile(r"^(?:/|~/|\./|\.\./|[A-Za-z]:\\)")
+_HEX_OR_UUID = lazy_compile(
     r"^(?:[0-9a-fA-F]+|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-"
     r"[0-9a-fA-F]{12}|(?:sha\d*|md5)[:=-][0-9a-fA-F]+)$"
 )
-_FINGERPRINT = re.compile(r"^(?:SHA\d*|MD5|sha\d*|md5)[:=]")
+_FINGERPRINT = lazy_compile(r"^(?:SHA\d*|MD5|sha\d*|md5)[:=]")
 # A reference to a secret, not the secret: `os.environ[...]`, `secrets.X`, `getpass()`.
-_CODE_REF = re.compile(
+_CODE_REF = lazy_compile(
     r"(?:os\.|process\.env|import\.meta|env\(|env\[|ENV\[|getenv|System\.getenv|config\.|"
     r"settings\.|secrets\.|vars\.|inputs\.|self\.|this\.|request\.|params\.|args\.|opts?\.|"
     r"options\.|[A-Za-z_][\w.]*\()"
 )
-_IDENTIFIER = re.compile(r"[A-Za-z_]+")
-_REF_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")  # an env var's name: DB_PASSWORD
+_IDENTIFIER = lazy_compile(r"[A-Za-z_]+")
+_REF_NAME = lazy_compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")  # an env var's name: DB_PASSWORD
 _TRAIL = ".,;:!?)]}»”’'\"`"
 
 
@@ -91,17 +92,17 @@ def _named_thing(value: str) -> bool:
 
 # -- 2. URLs, connection strings and command lines ----------------------------------------------
 
-_CONNECTION = re.compile(
+_CONNECTION = lazy_compile(
     r"\b[a-z][a-z0-9+.-]{1,20}://(?P<user>[^\s:/@]*):(?P<password>[^\s@/]{3,})@[^\s/@]+",
     re.IGNORECASE,
 )
-_QUERY_PASSWORD = re.compile(
+_QUERY_PASSWORD = lazy_compile(
     r"(?:jdbc:[a-z0-9]+:|://)\S*?[?&;](?:password|pwd|pass)=(?P<password>[^&;\s]{3,})",
     re.IGNORECASE,
 )
 _ARG = r"(?P<v>'[^'\n]*'|\"[^\"\n]*\"|[^\s'\"]+)"
 # (anchor, pattern): the pattern only runs on a lowercased text holding its anchor.
-_CLI: tuple[tuple[str, re.Pattern[str]], ...] = tuple((a, re.compile(p)) for a, p in (
+_CLI: tuple[tuple[str, re.Pattern[str]], ...] = tuple((a, lazy_compile(p)) for a, p in (
     ("sshpass", rf"\bsshpass\b[^\n|;&]{{0,40}}?\s-p\s*{_ARG}"),
     ("mysql", rf"\b(?:mysql|mysqldump|mysqladmin|mysqlsh)\b[^\n|;&]{{0,120}}?\s-p{_ARG}"),
     ("mariadb", rf"\bmariadb(?:-dump)?\b[^\n|;&]{{0,120}}?\s-p{_ARG}"),
@@ -149,12 +150,12 @@ def _cli_password(text: str, lowered: str) -> bool:
 
 # -- 3. 2FA: otpauth URIs, TOTP seeds, backup codes ---------------------------------------------
 
-_OTPAUTH = re.compile(r"otpauth://(?:totp|hotp)/\S*?[?&]secret=[A-Za-z2-7=%]{8,}", re.IGNORECASE)
-_BASE32_GROUPED = re.compile(
+_OTPAUTH = lazy_compile(r"otpauth://(?:totp|hotp)/\S*?[?&]secret=[A-Za-z2-7=%]{8,}", re.IGNORECASE)
+_BASE32_GROUPED = lazy_compile(
     r"(?<![A-Za-z0-9])(?:[A-Za-z2-7]{4}[ -]){3,15}[A-Za-z2-7]{2,4}(?![A-Za-z0-9])"
 )
-_BASE32_RUN = re.compile(r"(?<![A-Za-z0-9])(?:[A-Z2-7]{16,64}|[a-z2-7]{16,64})(?![A-Za-z0-9])")
-_CODE_TOKEN = re.compile(
+_BASE32_RUN = lazy_compile(r"(?<![A-Za-z0-9])(?:[A-Z2-7]{16,64}|[a-z2-7]{16,64})(?![A-Za-z0-9])")
+_CODE_TOKEN = lazy_compile(
     r"(?<![\w-])(?:[A-Za-z0-9]{4,5}-[A-Za-z0-9]{4,5}|\d{4}[ -]?\d{4}|\d{6,10}|[a-z0-9]{8,10})"
     r"(?![\w-])"
 )
@@ -185,12 +186,12 @@ def _backup_codes(text: str) -> bool:
 
 # -- 4. cards and seed phrases ------------------------------------------------------------------
 
-_CARD = re.compile(
+_CARD = lazy_compile(
     r"(?<![\d-])(?:\d{4}(?P<s>[ -])\d{4}(?P=s)\d{4}(?P=s)\d{1,7}(?:(?P=s)\d{1,4})?|"
     r"\d{4}[ -]\d{6}[ -]\d{4,5}|\d{13,19})(?![\d-])"
 )
-_FOUR_DIGITS = re.compile(r"\d{4}")
-_CARD_LAYOUT = re.compile(r"\d{4}([ -])\d{4}\1\d{4}\1\d{4}")
+_FOUR_DIGITS = lazy_compile(r"\d{4}")
+_CARD_LAYOUT = lazy_compile(r"\d{4}([ -])\d{4}\1\d{4}\1\d{4}")
 
 
 def _luhn(digits: str) -> bool:
@@ -239,16 +240,16 @@ def _card_number(text: str) -> bool:
 
 # -- 5. credential wording with a value ---------------------------------------------------------
 
-_VALUE = re.compile(
+_VALUE = lazy_compile(
     r"[ \t]*\n?[ \t]*(?:(?P<q>[\"'`«“„‘「『])(?P<quoted>[^\"'`»”“‘’」』\n]{1,100})"
     r"[\"'`»”“‘’」』]|(?P<bare>[^\s\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
     r"\uff00-\uffef]+))"
 )
-_DIRECT = re.compile(r"[ \t]+")
-_CLAUSE_END = re.compile(r"[.!?。！？](?=\s|$)|\n")
-_LOCK_CODE = re.compile(r"\d{1,3}(?:-\d{1,3}){2,3}|(?=(?:\D*\d){3})[0-9A-F]{4,8}#?")
-_PIN_DIGITS = re.compile(r"(?<![\w.,/:+-])\d{4,8}#?(?![0-9A-Za-z/-]|[.,:]\d)")
-_REVERSED = re.compile(
+_DIRECT = lazy_compile(r"[ \t]+")
+_CLAUSE_END = lazy_compile(r"[.!?。！？](?=\s|$)|\n")
+_LOCK_CODE = lazy_compile(r"\d{1,3}(?:-\d{1,3}){2,3}|(?=(?:\D*\d){3})[0-9A-F]{4,8}#?")
+_PIN_DIGITS = lazy_compile(r"(?<![\w.,/:+-])\d{4,8}#?(?![0-9A-Za-z/-]|[.,:]\d)")
+_REVERSED = lazy_compile(
     r"(?:^|\s)(?P<quote>[\"'`]?)(?P<value>\S{6,}?)[\"'`]?\s+(?:is|was|ist|est|es|é|è)\s+"
     r"(?:(?:my|our|his|her|their|the|jam's|[a-z]+'s|mein|meine|das|mon|le|mi|la|il\s+mio|"
     r"a\s+minha|minha)\s+)?(?:[a-z]+\s+){0,2}?"
@@ -258,7 +259,7 @@ _REVERSED = re.compile(
 )
 _WINDOW = 110
 # "login: jam@example.org / Summer2024!", "user/pass: admin/Hunter22": a user and a password.
-_CREDENTIAL_PAIR = re.compile(
+_CREDENTIAL_PAIR = lazy_compile(
     r"(?<!\w)(?:(?:user(?:name)?|login|account)\s*/\s*(?:pass(?:word)?|pwd|pw)|logins?|"
     r"credentials?|creds|sign[\s-]?in|wi-?fi|wlan|ssid)(?:\s+(?:for|to|on|at)\s+[^\n:=]{1,30}?)?\s*[:=]\s*"
     r"(?P<user>[^\s/|]+)\s*[/|]\s*(?P<pw>[^\s,;|]+)",
@@ -268,7 +269,7 @@ _PAIR_ANCHORS = ("login", "cred", "user", "account", "sign", "wi", "wlan", "ssid
 _WEAK_MID = 24  # "token for staging: …", not a colon three clauses on
 # Copulas that are also common short words ("to", "on", "e"): never introduce a quoted phrase.
 _WEAK_COPULAS = wordset("to e on er ir ni ay je yra var")
-_MORE_WORDS = re.compile(r"[ \t]+[^\W\d_]{2,}")  # a word value followed by more words: prose
+_MORE_WORDS = lazy_compile(r"[ \t]+[^\W\d_]{2,}")  # a word value followed by more words: prose
 
 
 def _value_at(text: str, pos: int) -> tuple[str, bool, int] | None:
@@ -412,8 +413,8 @@ def _phrase(text: str, lowered: str) -> str | None:
 
 # -- 6. .env and config assignments -------------------------------------------------------------
 
-_ASSIGN = re.compile(r"=(?!=)|:(?![/:])")
-_NAME_PARTS = re.compile(r"[_.\-]+|(?<=[a-z0-9])(?=[A-Z])")
+_ASSIGN = lazy_compile(r"=(?!=)|:(?![/:])")
+_NAME_PARTS = lazy_compile(r"[_.\-]+|(?<=[a-z0-9])(?=[A-Z])")
 _STRONG_PARTS = wordset("""password passwd passwort pwd pass passphrase passcode pw secret secrets
     token tokens apikey credential credentials creds cred pat privatekey accesskey secretkey
     clientsecret pin""")
@@ -542,7 +543,7 @@ def _assigned_value(text: str, pos: int, *, query: bool) -> tuple[str, bool]:
 # -- 7. high entropy near wording ---------------------------------------------------------------
 
 _SEP = r"[\s_-]?"
-_CONTEXT_WORDS = re.compile(
+_CONTEXT_WORDS = lazy_compile(
     rf"\b(?:api{_SEP}keys?|secret{_SEP}keys?|access{_SEP}tokens?|auth{_SEP}tokens?|"
     rf"refresh{_SEP}tokens?|client{_SEP}secrets?|private{_SEP}keys?|pass{_SEP}phrase|"
     rf"pass{_SEP}words?|passwd|pwd|credentials?|tokens?|secrets?|api{_SEP}secret|"
@@ -550,12 +551,12 @@ _CONTEXT_WORDS = re.compile(
     r"|密码|密碼|パスワード|비밀번호|رمز عبور|گذرواژه|पासवर्ड",
     re.IGNORECASE,
 )
-_STRIP = re.compile(r"^[^A-Za-z0-9+/=_-]+|[^A-Za-z0-9+/=_-]+$")
+_STRIP = lazy_compile(r"^[^A-Za-z0-9+/=_-]+|[^A-Za-z0-9+/=_-]+$")
 _IMAGE_BASE64 = ("iVBORw0KGgo", "/9j/", "R0lGOD", "UklGR", "PHN2Zy", "Qk0")
 _CONTEXT_WINDOW = 120
-_ASSIGNED = re.compile(r"[A-Za-z_][\w.-]*=")
-_IDENTIFIER_PATH = re.compile(r"[A-Za-z_]+(?:\.[A-Za-z_]+)+")
-_SHELL_VARIABLE = re.compile(r"\$\{|\$\(|\$[A-Z_]{3,}")
+_ASSIGNED = lazy_compile(r"[A-Za-z_][\w.-]*=")
+_IDENTIFIER_PATH = lazy_compile(r"[A-Za-z_]+(?:\.[A-Za-z_]+)+")
+_SHELL_VARIABLE = lazy_compile(r"\$\{|\$\(|\$[A-Z_]{3,}")
 
 
 def _pieces(text: str) -> Iterator[tuple[int, int, str]]:

@@ -24,10 +24,11 @@ import re
 from pydantic import BaseModel, Field
 
 from jamgate_core import BaseStage, Candidate, StageContext, StageResult
+from jamgate_stages._lazy_re import lazy_compile
 from jamgate_stages._text import sentences
 
 _TOPICS: dict[str, re.Pattern[str]] = {
-    topic: re.compile(pattern, re.IGNORECASE)
+    topic: lazy_compile(pattern, re.IGNORECASE)
     for topic, pattern in {
         "name": r"\bname\b|\bnamed\b|\bcall(?:ed)? me\b|\bgoes by\b",
         "location": r"\b(?:lives?|living|lived|resides?|based in|located|moved to|"
@@ -54,15 +55,15 @@ _TOPICS: dict[str, re.Pattern[str]] = {
         "vehicle": r"\b(?:drives?|car|bike|motorbike|yaris)\b",
     }.items()
 }
-_FIELD = re.compile(r"^\s*[-*•]?\s*[^\W\d_][\w .'’-]{0,24}[:：]\s*\S", re.MULTILINE)
+_FIELD = lazy_compile(r"^\s*[-*•]?\s*[^\W\d_][\w .'’-]{0,24}[:：]\s*\S", re.MULTILINE)
 # One `field: value` segment of a line, in any script ("Edad: 33", "年龄：35").
-_SEGMENT_FIELD = re.compile(
+_SEGMENT_FIELD = lazy_compile(
     r"^\s*[-*•]?\s*[^\W\d_][^\n:：;；,，、|]{0,24}?(?<!\d)\s*[:：]\s*[^\s/]"
 )
-_SEGMENT_SPLIT = re.compile(r"[;；|,，、]|(?<=[^\W\d])\.\s+|(?<=\d)\.\s+(?=[^\W\d])|。")
+_SEGMENT_SPLIT = lazy_compile(r"[;；|,，、]|(?<=[^\W\d])\.\s+|(?<=\d)\.\s+(?=[^\W\d])|。")
 _MIN_SEGMENTS = 4
 # Labels that announce many facts or topics at once, in the languages the gate reads.
-_AGGREGATE_LABEL = re.compile(
+_AGGREGATE_LABEL = lazy_compile(
     r"\b(?:facts?|profile|about|info|information|details|summary|memories|bio|interests?|"
     r"hobbies|topics|likes|passions|interessen|hobbys|themen|steckbrief|intérêts?|loisirs|"
     r"profil|intereses|aficiones|pasatiempos|gustos|perfil|interessi|passatempi|profilo|"
@@ -71,34 +72,34 @@ _AGGREGATE_LABEL = re.compile(
     r"兴趣|興趣|爱好|愛好|興味|趣味|관심사|취미|اهتمامات|هوايات|रुचि|शौक",
     re.IGNORECASE,
 )
-_LABEL = re.compile(r"^([^:：\n]{1,40})[:：]\s*(.+)$", re.DOTALL)
+_LABEL = lazy_compile(r"^([^:：\n]{1,40})[:：]\s*(.+)$", re.DOTALL)
 # A list: comma-separated items, the last of which may hold the conjunction ("…, a and b").
-_LIST_SPLIT = re.compile(r"\s*[,，、،;；]\s*")
-_LAST_AND = re.compile(r"\s+(?:and|und|et|y|e|и|και|ve|en|och|og|i|dan|và|ja|és)\s+|和|と")
-_JSON_STRING = re.compile(r"[\[,]\s*\"([^\"\n]{1,80})\"(?=\s*[,\]])")
+_LIST_SPLIT = lazy_compile(r"\s*[,，、،;；]\s*")
+_LAST_AND = lazy_compile(r"\s+(?:and|und|et|y|e|и|και|ve|en|och|og|i|dan|và|ja|és)\s+|和|と")
+_JSON_STRING = lazy_compile(r"[\[,]\s*\"([^\"\n]{1,80})\"(?=\s*[,\]])")
 _MIN_ITEMS = 5
 _MIN_CLAUSE_PARTS = 6
 _MIN_CLAUSE_ITEMS = 5
 _MAX_CLAUSE_WORDS = 5
-_FIRST_PERSON = re.compile(
+_FIRST_PERSON = lazy_compile(
     r"^(?:i|i'm|i’m|my|we|our|ich|mein\w*|wir|je|j['’]|mon|ma|mes|nous|yo|mi|mis|nosotros|"
     r"io|il mio|la mia|eu|meu|minha|εγώ|μου|я|мой|моя|мы|ik|mijn|jag|min|ben|benim|"
     r"ja|moje?|moja)\b|^[我私僕俺]",
     re.IGNORECASE,
 )
 # A flat JSON object of profile fields: `{"name": "Jam", "city": "Athens", …}`.
-_JSON_FIELD = re.compile(r"\"[\w .-]{1,30}\"\s*:\s*(?:\"|-?\d|true\b|false\b|\[)")
-_ITEM = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+(.*)$", re.MULTILINE)
-_INTRO_AGGREGATE = re.compile(
+_JSON_FIELD = lazy_compile(r"\"[\w .-]{1,30}\"\s*:\s*(?:\"|-?\d|true\b|false\b|\[)")
+_ITEM = lazy_compile(r"^\s*(?:[-*•]|\d+[.)])\s+(.*)$", re.MULTILINE)
+_INTRO_AGGREGATE = lazy_compile(
     r"\b(?:facts?|profile|about|info|information|details|notes|summary|memories|bio)\b",
     re.IGNORECASE,
 )
-_VERB_START = re.compile(
+_VERB_START = lazy_compile(
     r"^(?:has|have|had|is|was|works?|lives?|likes?|loves?|enjoys?|speaks?|plays?|owns?|drives?|"
     r"uses?|prefers?|hates?|studied|studies|moved|born|eats?|drinks?|vegetarian|vegan)\b",
     re.IGNORECASE,
 )
-_CLAUSE_SPLIT = re.compile(r";|,\s*(?:and\s+)?|\s+and\s+")
+_CLAUSE_SPLIT = lazy_compile(r";|,\s*(?:and\s+)?|\s+and\s+")
 
 
 def topics(text: str) -> set[str]:

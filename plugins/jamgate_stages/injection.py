@@ -14,12 +14,13 @@ import re
 from pydantic import BaseModel
 
 from jamgate_core import BaseStage, Candidate, StageContext, StageResult
+from jamgate_stages._lazy_re import lazy_compile
 from jamgate_stages._text import HintedPattern
 
 _EARLIER = r"(?:previous|prior|above|earlier|preceding|initial|original|former|system|all)"
 _RULES = (r"(?:instructions?|prompts?|rules|directions|directives|guidelines|messages|context|"
           r"constraints|commands)")
-_OVERRIDE = HintedPattern(re.compile(
+_OVERRIDE = HintedPattern(lazy_compile(
     rf"\b(?:ignore|disregard|forget|override|bypass|discard|drop)\s+(?:all\s+|any\s+|every\s+)?"
     rf"(?:of\s+)?(?:the\s+|your\s+|my\s+|these\s+)?(?:{_EARLIER}\s+)+{_RULES}\b|"
     r"\b(?:ignore|disregard|forget)\s+(?:everything|anything)\s+(?:above|before|you were told)\b|"
@@ -35,7 +36,7 @@ _OVERRIDE = HintedPattern(re.compile(
     re.IGNORECASE,
 ), ("ignor", "disregard", "forget", "override", "bypass", "discard", "drop",
     "olvida", "descarta", "vergiss", "vergesse", "oublie"))
-_PERSONA = HintedPattern(re.compile(
+_PERSONA = HintedPattern(lazy_compile(
     r"\byou\s+are\s+now\s+(?:a|an|the|in|my|no\s+longer|dan|jailbroken|unrestricted|free)\b|"
     r"\byou\s+are\s+no\s+longer\s+(?:a|an|bound|restricted|an?\s+ai)\b|"
     r"\bfrom\s+now\s+on,?\s+you\s+(?:are|will\s+be|act\s+as)\s+(?:a|an|the|dan)\b|"
@@ -43,7 +44,7 @@ _PERSONA = HintedPattern(re.compile(
     r"\bnew\s+(?:system\s+)?(?:persona|identity|instructions)\s*:",
     re.IGNORECASE,
 ), ("you", "mode", "anything", "new"))
-_ROLE_TAG = HintedPattern(re.compile(
+_ROLE_TAG = HintedPattern(lazy_compile(
     r"<\s*/?\s*(?:system|assistant|user|human|developer|instructions?|sys)\s*>|"
     r"\[/?INST\]|<</?SYS>>|<\|[a-z_]+\|>|"
     r"^\s*#{1,6}\s*(?:system|instructions?|assistant|human)\b\s*:?|"
@@ -52,8 +53,8 @@ _ROLE_TAG = HintedPattern(re.compile(
     r"(?-i:(?:^|[>\]]\s*)(?:SYSTEM|ASSISTANT)\s*:)",
     re.IGNORECASE | re.MULTILINE,
 ), ("<", "[", "#", "system", "assistant", "human"))
-_TRANSCRIPT = re.compile(r"^\s*(?:Human|Assistant|System)\s*:", re.MULTILINE)
-_TOOL_CALL = HintedPattern(re.compile(
+_TRANSCRIPT = lazy_compile(r"^\s*(?:Human|Assistant|System)\s*:", re.MULTILINE)
+_TOOL_CALL = HintedPattern(lazy_compile(
     r"<\s*/?\s*(?:tool_call|tool_use|tool_result|function_call(?:s)?|function_results?|"
     r"invoke|parameter)\b|"
     r"\{\s*\"(?:name|tool|function)\"\s*:\s*\"[^\"]+\"\s*,\s*\"(?:arguments|parameters|input|"
@@ -61,7 +62,7 @@ _TOOL_CALL = HintedPattern(re.compile(
     r"\"function\"\s*:\s*\{\s*\"name\"\s*:|\"tool_calls\"\s*:",
     re.IGNORECASE,
 ), ("<", '"'))
-_DELIMITER = HintedPattern(re.compile(
+_DELIMITER = HintedPattern(lazy_compile(
     r"\b(?:begin|end)\s+(?:of\s+)?(?:the\s+)?(?:system\s+)?(?:prompt|instructions)\b\s*[-=#*]{2,}|"
     r"[-=#*]{3,}\s*(?:begin|end|new)\s+(?:of\s+)?(?:system\s+)?(?:prompt|instructions)\b|"
     r"\bend\s+of\s+(?:system\s+)?prompt\b",

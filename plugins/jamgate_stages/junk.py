@@ -25,6 +25,7 @@ import re
 from pydantic import BaseModel
 
 from jamgate_core import BaseStage, Candidate, StageContext, StageResult
+from jamgate_stages._lazy_re import lazy_compile
 from jamgate_stages._question import is_question
 from jamgate_stages._text import (
     FILLER,
@@ -39,20 +40,20 @@ _SLOT_WORDS = (
     r"placeholder|insert|your|name|user|username|first[ _]?name|last[ _]?name|email|city|"
     r"date|value|food|drink|company|todo|tbd|fill|xxx"
 )
-_SLOTS = re.compile(
+_SLOTS = lazy_compile(
     r"\{\{[^{}]*\}\}|\{%[^%]*%\}|\$\{[A-Za-z_][A-Za-z0-9_]*\}|"
     rf"<\s*(?:{_SLOT_WORDS})(?:[ _-]\w+)*\s*>|<[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+>|"
     rf"\[\s*(?:[\w ]*\b)?(?:{_SLOT_WORDS})\b[\w ]*\]|\blorem ipsum\b",
     re.IGNORECASE,
 )
-_TEMPLATE_TALK = re.compile(
+_TEMPLATE_TALK = lazy_compile(
     r"\b(?:template|templates|jinja|handlebars|mustache|syntax|variable|variables|macro|"
     r"placeholders?|"
     r"interpolat\w*|f-strings?)\b",
     re.IGNORECASE,
 )
 
-_MARKERS = HintedPattern(re.compile(
+_MARKERS = HintedPattern(lazy_compile(
     r"\b(?:right now|at the moment|at present|just now|for now|as of (?:right )?now|"
     r"as we speak|at this (?:very )?moment|currently feeling|ahora mismo|en este momento|"
     r"por ahora|en ce moment|à l'instant|pour l'instant|gerade jetzt|im moment|"
@@ -61,35 +62,35 @@ _MARKERS = HintedPattern(re.compile(
     re.IGNORECASE,
 ), ("now", "moment", "present", "speak", "currently", "ahora", "instant", "jetzt", "augenblick"))
 _TOKEN_MARKERS = frozenset({"الان", "فعلا"})
-_WEATHER_NOW = re.compile(
+_WEATHER_NOW = lazy_compile(
     r"\b(?:it's|it’s|it is|its)\s+(?:\w+\s+)?(?:raining|snowing|drizzling|pouring|sunny|"
     r"cloudy|overcast|foggy|windy|humid|hot|cold|freezing|stormy|warm|chilly)\b",
     re.IGNORECASE,
 )
-_CONDITIONAL = re.compile(
+_CONDITIONAL = lazy_compile(
     r"\b(?:when|whenever|if|unless|because|until|while|as long as)\s+(?:\w+\s+){0,2}$",
     re.IGNORECASE,
 )
-_HABITUAL = re.compile(
+_HABITUAL = lazy_compile(
     r"\b(?:in (?:the )?(?:winter|summer|spring|autumn|fall|january|february|march|april|may|"
     r"june|july|august|september|october|november|december)|every|usually|always|often|"
     r"generally|normally|rarely|sometimes|most (?:days|mornings|years))\b",
     re.IGNORECASE,
 )
-_WEATHER_TODAY = re.compile(
+_WEATHER_TODAY = lazy_compile(
     r"\b(?:weather|temperature|forecast)\b[^.!?\n]{0,40}?\b(?:today|tonight|right now|now|"
     r"currently|outside|this (?:morning|afternoon|evening))\b|"
     r"\b(?:today's|tonight's|current)\s+(?:weather|temperature|forecast)\b",
     re.IGNORECASE,
 )
-_TEMPERATURE = re.compile(r"-?\d{1,2}\s?°\s?[CF]\b")
+_TEMPERATURE = lazy_compile(r"-?\d{1,2}\s?°\s?[CF]\b")
 # A standing rule ("Always check which branch is checked out right now before committing")
 # uses present-moment words about the moment the rule applies, not about today.
-_STANDING_RULE = re.compile(
+_STANDING_RULE = lazy_compile(
     r"^(?:please\s+)?(?:always|never|don't|do not|whenever|every time|each time)\b",
     re.IGNORECASE,
 )
-_FILL_LATER = re.compile(
+_FILL_LATER = lazy_compile(
     r"^\W*(?:todo|tbd|fixme|xxx)\b\W*(?:(?:fill(?:\s+(?:in|out|this|it))?|add|write|complete|"
     r"update|later|here|in|this|it|me|details?)\W*)*$",
     re.IGNORECASE,
@@ -102,13 +103,13 @@ _UNSPACED_RANGES: tuple[tuple[int, int], ...] = (
     (0x1780, 0x17FF),  # Khmer
 )
 _UNSPACED_MIN_LETTERS = 6
-_NOW_WORDS = re.compile(
+_NOW_WORDS = lazy_compile(
     r"\b(?:it's|it’s|it is|outside|now|currently|today|tonight)\b", re.IGNORECASE
 )
 
 
 # One-off markers: the request is for this turn only.
-_ONE_OFF = HintedPattern(re.compile(
+_ONE_OFF = HintedPattern(lazy_compile(
     r"\b(?:just|only)\s+(?:for\s+)?this\s+(?:once|time)\b|\bthis (?:one )?time only\b|"
     r"\b(?:for|in) (?:this|the next|your next) (?:answer|reply|response|message|question|task|"
     r"request|turn|one|chat|conversation|session|test|run)(?: only)?\b|\bonly for this\b|"
@@ -133,7 +134,7 @@ _ONE_OFF = HintedPattern(re.compile(
     "sadece bu ", "tym razem", "deze keer",
 ))
 # Words of a standing instruction: a request with one of them holds beyond this turn.
-_STANDING = HintedPattern(re.compile(
+_STANDING = HintedPattern(lazy_compile(
     r"\b(?:always|never|every|each|whenever|from now on|going forward|in future|in the future|"
     r"by default|default|all (?:my|our)|unless|"
     r"immer|nie|niemals|jede[nmrs]?|ab jetzt|künftig|zukünftig|grundsätzlich|standardmäßig|"
@@ -188,9 +189,9 @@ _LEAD = (
     r"s['’]il te plaît|s['’]il vous plaît|maintenant|por favor|ahora|agora|per favore|ora|adesso|"
     r"lütfen|şimdi|παρακαλώ|τώρα|пожалуйста|сейчас)[\s,]+)*"
 )
-_IMPERATIVE = re.compile(rf"^{_LEAD}(?:{_TASK})(?:[-’']\w+)?\b", re.IGNORECASE)
+_IMPERATIVE = lazy_compile(rf"^{_LEAD}(?:{_TASK})(?:[-’']\w+)?\b", re.IGNORECASE)
 # Something of this conversation: "this PDF", "the next paragraph", "diesen Artikel", "ce mail".
-_DEICTIC = re.compile(
+_DEICTIC = lazy_compile(
     r"\b(?:this|these|the (?:next|following|attached|above|below|previous|last|"
     r"latest|current)|my (?:last|previous|latest) (?:message|email|mail|reply))\s+(\w+)|"
     r"\bthe\s+(\w+)\s+(?:above|below|i (?:just )?(?:pasted|sent|attached|shared))\b|"
@@ -216,20 +217,20 @@ _DURABLE_OBJECTS = wordset(
     команда компания"""
 )
 # A new artifact: "write a regex", "give me five ideas", "rédige-moi une réponse".
-_ARTIFACT = re.compile(
+_ARTIFACT = lazy_compile(
     rf"^{_LEAD}(?:{_TASK})(?:[-’']\w+)?\s+(?:(?:me|mir|moi|me|mi|για μένα)\s+)?"
     r"(?:a|an|some|two|three|four|five|six|ten|quick|ein|eine|einen|un|une|uno|una|um|uma)\b",
     re.IGNORECASE,
 )
 # Words of a standing format ("give me a summary first"): an artifact of every answer.
-_STYLE = re.compile(
+_STYLE = lazy_compile(
     r"\b(?:first|then|at the (?:start|end|top|bottom|beginning)|before|after|instead|"
     r"rather than|for (?:long|short)|in every)\b",
     re.IGNORECASE,
 )
 _TR_DURABLE = ("proje", "repo", "depo", "ekip", "şirket", "kod taban")
 # The moment of the request: "… now", "… tonight", "so far".
-_NOW_REQUEST = re.compile(
+_NOW_REQUEST = lazy_compile(
     r"\b(?:now|right away|asap|today|tonight|tomorrow|yesterday|so far|jetzt|sofort|heute|"
     r"morgen|maintenant|aujourd['’]hui|demain|ce soir|ahora|hoy|mañana|esta noche|adesso|oggi|"
     r"domani|stasera|agora|hoje|amanhã|şimdi|bugün|yarın|teraz|сейчас|сегодня|завтра)\b|"
@@ -237,18 +238,18 @@ _NOW_REQUEST = re.compile(
     re.IGNORECASE,
 )
 # Turkish puts the imperative last; Chinese, Japanese and Korean mark a request at either end.
-_TR_REQUEST = re.compile(
+_TR_REQUEST = lazy_compile(
     r"\b(?:bu|şu|bunu|şunu|bunları)\s+(\w+).*\b(?:çevir|yaz|anlat|açıkla|özetle|düzelt|ver|göster|"
     r"hazırla|oluştur|incele|oku|bul|hesapla|kontrol et|gözden geçir)(?:in|iniz|ir misin)?\W*$",
     re.IGNORECASE,
 )
 # Arabic, Persian and Hebrew put the imperative first and the demonstrative after it.
-_RTL_REQUEST = re.compile(
+_RTL_REQUEST = lazy_compile(
     r"^(?:من فضلك\s+|رجاءً?\s+|لطفا\s+|בבקשה\s+)?(?:ترجم|لخص|لخّص|اكتب|اشرح|صحح|راجع|أعد صياغة|"
     r"ترجمه کن|خلاصه کن|بنویس|توضیح بده|תרגם|סכם|כתוב|הסבר|תקן)\s+(?:لي\s+)?"
     r"(?:هذه|هذا|هذي|ذلك|تلك|این|آن|את\s+ה|הזה|הזאת|ה)"
 )
-_CJK_REQUEST = re.compile(
+_CJK_REQUEST = lazy_compile(
     r"^(?:请|請|帮我|幫我|给我|給我|替我)(?:帮我|幫我)?(?:把)?.{0,4}?(?:这|這|此|下面|以下)|"
     r"^.{0,8}?(?:この|その|これを|それを|以下の|下の).*(?:して|て|ください|下さい|くれ|ほしい|"
     r"お願い)\W*$|"
@@ -282,7 +283,7 @@ def is_one_off(text: str) -> bool:
 
 
 # A short claim: a pronoun or copula before its one word ("I'm vegan", "Is vegetarian").
-_CLAIM_OPENING = re.compile(
+_CLAIM_OPENING = lazy_compile(
     r"^(?:(?:i|we|he|she|they|(?:the )?user)(?:['’](?:m|re|s|ve|d)\b|\s+(?:am|is|are|was|were|"
     r"have|has|had)\b)|(?:is|am|was|has|have)\b|ich\b|bin\b|je\b|j['’]|soy\b|estoy\b|tengo\b|"
     r"sono\b|ho\b|sou\b|estou\b|tenho\b|είμαι|έχω|εγώ)",

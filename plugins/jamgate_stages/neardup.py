@@ -24,10 +24,11 @@ from functools import lru_cache
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from jamgate_core import BaseStage, Candidate, MemoryRecord, Related, StageContext, StageResult
+from jamgate_stages._lazy_re import lazy_compile
 from jamgate_stages._text import fold, is_cjk, sentences, words, wordset
 
-_NUMBER = re.compile(r"\d+(?:[.,:]\d+)*")
-_ORDINAL = re.compile(r"(\d)(?:st|nd|rd|th)\b", re.IGNORECASE)
+_NUMBER = lazy_compile(r"\d+(?:[.,:]\d+)*")
+_ORDINAL = lazy_compile(r"(\d)(?:st|nd|rd|th)\b", re.IGNORECASE)
 _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
            "september", "october", "november", "december")
 _STOP = wordset("""a an and are as at be by do does for from has have he her his i in is it its

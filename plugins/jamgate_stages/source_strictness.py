@@ -23,8 +23,9 @@ import re
 from pydantic import BaseModel, Field
 
 from jamgate_core import BaseStage, Candidate, Source, StageContext, StageResult
+from jamgate_stages._lazy_re import lazy_compile
 
-_PERSON = re.compile(
+_PERSON = lazy_compile(
     r"\b(?:i|i'm|i've|me|my|mine|we|our|us|you|your|he|she|his|her|him|they|their|them|user|"
     r"user's|users|jam|jam's|person|people's)\b|\b\w+['’]s\b|^(?:always|never|don't|do not|"
     r"please|prefer|use|avoid|keep|answer|reply|respond|write|run)\b|"
@@ -57,7 +58,7 @@ _KINDS = (
     r"extensão|επέκταση|feiertag|fête|fiesta|festa|γιορτή|gericht|plat|plato|piatto|prato|"
     r"πιάτο|language|framework|library|database|protocol|tool|software)\w*\b"
 )
-_GENERAL = re.compile(
+_GENERAL = lazy_compile(
     rf"^(?:the\s+|an?\s+)?[\w .+#'-]{{1,40}}?\s+(?:is|are|was|were)\s+(?:a|an|the|one of the)"
     rf"\s+{_CATEGORY}|"
     r"^(?:the\s+)?(?:capital|population|speed|boiling point|freezing point|largest|smallest|"
@@ -102,7 +103,7 @@ _GENERAL = re.compile(
 )
 # A hedge on the main claim: near the start ("User probably likes jazz", "It seems the user
 # prefers Vim"), not inside a reported belief ("Nate believes X is probably the best").
-_HEDGE = re.compile(
+_HEDGE = lazy_compile(
     r"^(?:\S+\s+){0,3}?(?:probably|possibly|perhaps|maybe|presumably|likely|might|may be|"
     r"could be|seems? to|seemingly|apparently|"
     # de fr es it pt el ru tr pl ro vi cs hu
@@ -127,7 +128,7 @@ _AI = (
     r"ai\s+model|(?:ai|virtual|digital|coding|helpful|cli)\s+(?:assistant|agent)|"
     r"assistant(?!\s+(?:professor|manager|director|editor|coach|teacher|nurse)))\b"
 )
-_ASSISTANT_SELF = re.compile(
+_ASSISTANT_SELF = lazy_compile(
     rf"^(?:i am|i'm|being)\s+{_AI}|(?:^|[.;]\s+)as\s+{_AI}|\bi am\s+\w+,\s+an?\s+{_AI}|"
     r"\b(?:i am|i'm|as|soy|je suis|ich bin|sono|sou|eu sou|είμαι|я)\s+(?:claude|chatgpt|gpt-?\d*|"
     r"gemini|copilot|cursor|codex|bard|llama|mistral)\b|"
@@ -165,13 +166,13 @@ _ASSISTANT_SELF = re.compile(
     re.IGNORECASE,
 )
 # An "I" that talks about the user is the assistant.
-_I_ABOUT_USER = re.compile(
+_I_ABOUT_USER = lazy_compile(
     r"\b(?:i|i'm|i'll|i've|my|me|myself)\b.*\b(?:the user|this user|user's)\b|"
     r"\b(?:the user|this user)\b.*\b(?:i|i'll|i've|my|me)\b",
     re.IGNORECASE,
 )
 # Addressed to the user: "You prefer …", "Based on your background, you might …".
-_SECOND_PERSON = re.compile(
+_SECOND_PERSON = lazy_compile(
     r"^(?:you|your|you're|you've|you'd|you'll|yours)\b|"
     r"^(?:based on|given|since|because|from|judging by|as|considering)\s+(?:\w+\s+){0,2}?"
     r"(?:you|your)\b|"
@@ -183,7 +184,7 @@ _SECOND_PERSON = re.compile(
 )
 # A standing instruction spoken to the agent ("You should always answer in Greek", "You are
 # allowed to push to main", "The user asked me to …").
-_INSTRUCTION = re.compile(
+_INSTRUCTION = lazy_compile(
     r"\b(?:always|never|every time|whenever|from now on|by default|must|immer|nie|toujours|"
     r"jamais|siempre|nunca|sempre|mai)\b|(?<!\w)(?:πάντα|ποτέ)(?!\w)|"
     r"^you\s+(?:are\s+(?:not\s+)?(?:allowed|permitted|free)|may(?!\s+want)|can(?:not|'t)?|"

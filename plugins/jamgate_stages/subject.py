@@ -32,11 +32,12 @@ from pydantic import BaseModel, Field
 
 from jamgate_core import BaseStage, Candidate, StageContext, StageResult, canonical_subject
 from jamgate_stages import _subject_words as lang
+from jamgate_stages._lazy_re import lazy_compile
 from jamgate_stages._text import fold, sentences, wordset
 from jamgate_stages._time import is_past
 
 _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (name, re.compile(pattern, re.ASCII))
+    (name, lazy_compile(pattern, re.ASCII))
     for name, pattern in (
         ("location", r"\b(?:lives?|living|resides?)\s+(?:in|at|on|near|with|outside)\b|"
                      r"\bbased (?:in|out of)\b|\blocated (?:in|at)\b"),
@@ -79,9 +80,9 @@ _STOP = wordset(
     """a an and are as at be by for from has have in is it its of on or that the their this to
     was were with"""
 )
-_TOKEN = re.compile(r"[^\W_][\w'’-]*")
-_ELIDED = re.compile(r"^(j|l|n|d|m|t|s|qu)['’](\w.*)$", re.IGNORECASE)
-_COPULA = re.compile(
+_TOKEN = lazy_compile(r"[^\W_][\w'’-]*")
+_ELIDED = lazy_compile(r"^(j|l|n|d|m|t|s|qu)['’](\w.*)$", re.IGNORECASE)
+_COPULA = lazy_compile(
     r"^(my|your|their|his|her|our|its|the|[a-z]+['’]s)\s+((?:[a-z]+\s+){0,2}?[a-z]+)"
     r"\s+(?:is|are|was|were)\s+(\w+)",
     re.ASCII,

@@ -15,20 +15,20 @@ from __future__ import annotations
 
 import math
 import operator
-import re
 import zlib
 from collections import Counter
 from functools import lru_cache
 from itertools import pairwise
 
 from jamgate_core import fold, words
+from jamgate_stages._lazy_re import lazy_compile
 from jamgate_stages.classifier.markers import marker_features
 
 DIMENSION = 1 << 17
 MAX_CHARS = 800
-_DIGITS = re.compile(r"\d")
-_SPACES = re.compile(r"\s+")
-_SEPARATORS = re.compile(r"[,;:|•·、，；：\n]")
+_DIGITS = lazy_compile(r"\d")
+_SPACES = lazy_compile(r"\s+")
+_SEPARATORS = lazy_compile(r"[,;:|•·、，；：\n]")
 
 
 def _bucket(value: int, edges: tuple[int, ...]) -> int:
