@@ -55,7 +55,8 @@ _WORD_TABLE: tuple[tuple[str, str, bool, tuple[str, ...]], ...] = (
      ("密钥", "密鑰", "秘钥", "令牌", "キー", "トークン", "키", "토큰", "مفتاح", "מפתח", "कुंजी")),
     ("pin", "|".join((
         r"pin(?:[\s-]?(?:code|kod|kodu|number|nummer|numéro|número|numero))?", r"pincode",
-        r"geheimzahl", r"пин(?:-?код\w*)?", r"код\w*\s+от\s+(?:сейфа|двери|сигнализации|домофона|"
+        r"geheimzahl", r"пин(?:-?код\w*)?", r"пін(?:-?код\w*)?",
+        r"код\w*\s+от\s+(?:сейфа|двери|сигнализации|домофона|"
         r"замка|калитки)", r"namba\s+ya\s+siri", r"mã\s+pin",
         rf"(?:safe|alarm|door|gate|garage|locker|padlock|keypad|lock|entry|unlock|screen|bike"
         rf"|luggage)(?:[\s_-]+(?:system|opener|keypad|lock|pad|panel)){{0,2}}{_S}"
@@ -74,7 +75,7 @@ _WORD_TABLE: tuple[tuple[str, str, bool, tuple[str, ...]], ...] = (
         r"codice\s+segreto", r"(?:kluis|deur|alarm|slot|garage)code",
         r"code\s+van\s+de\s+(?:kluis|deur|alarm)", r"kod\s+(?:do|od)\s+(?:sejfu|drzwi|alarmu|"
         r"kłódki|domofonu|bramy)", r"(?:kasa|kapı|alarm)\s+(?:şifresi|kodu)",
-    )), True, ("pin", "geheimzahl", "пин", "код", "namba", "mã", "safe", "alarm", "door",
+    )), True, ("pin", "geheimzahl", "пин", "пін", "код", "namba", "mã", "safe", "alarm", "door",
                "gate", "garage", "locker", "padlock", "keypad", "lock", "entry", "unlock",
                "screen", "bike", "luggage", "code", "combination", "tresor", "tür", "schloss",
                "haus", "digicode", "código", "codice", "kluis", "deur", "slot", "kod", "kasa",
@@ -92,7 +93,8 @@ _WORD_TABLE: tuple[tuple[str, str, bool, tuple[str, ...]], ...] = (
         r"συνθηματικ\w*", r"şifre(?!le)\w*", r"sifre(?!le)\w*", r"hesl\w*", r"jelsz[oó]\w*",
         r"jelszav\w*", r"lösenord\w*", r"passord\w*", r"adgangskode\w*", r"kodeord\w*",
         r"salasan\w*", r"gesl[oa]\w*", r"slaptažod\w*", r"parool\w*", r"lykilorð\w*",
-        r"mật\s+khẩu", r"kata\s+sandi", r"kata\s+laluan", r"sandi", r"nenosiri",
+        r"parola(?:s[ıi]|m|n|m[ıi]z|n[ıi]z|lar\w*)", r"mật\s+khẩu", r"kata\s+sandi",
+        r"kata\s+laluan", r"sandi", r"nenosiri",
         r"neno\s+la\s+siri",
         rf"(?:wi-?fi|wlan){_S}(?:keys?|schlüssel|clé|clave|chiave|sleutel|klucz|ключ|kodu)",
         r"clé\s+(?:wi-?fi|wpa2?)", r"wpa2?[\s-]?(?:keys?|psk|passphrase)",

@@ -173,14 +173,19 @@ def _totp_seed(text: str) -> bool:
     return False
 
 
+def _code_like(token: str) -> bool:
+    """A backup code: it holds a digit, or it is two groups of letters ("xmeb-yaqx")."""
+    return any(c.isdigit() for c in token) or "-" in token
+
+
 def _backup_codes(text: str) -> bool:
-    codes = [c for c in _CODE_TOKEN.findall(text) if any(d.isdigit() for d in c)]
+    codes = [c for c in _CODE_TOKEN.findall(text) if _code_like(c)]
     if len(set(codes)) < 4:
         return False
     context = words.BACKUP_CONTEXT.search(text)
     if context is None:
         return False
-    after = {c for c in _CODE_TOKEN.findall(text, context.end()) if any(d.isdigit() for d in c)}
+    after = {c for c in _CODE_TOKEN.findall(text, context.end()) if _code_like(c)}
     return len(after) >= 4
 
 
@@ -377,6 +382,27 @@ def _separated_value(text: str, kind: str, end: int, stop: int) -> bool:
     return False
 
 
+_CLOSING_WORDS = 6  # words at most between a secret word and a value that closes its clause
+
+
+def _closing_value(text: str, end: int, stop: int) -> bool:
+    """Whether the clause after a password or PIN word ends in its value, after a few words of
+    what it is for and no separator: "Kata sandi email kantor saya Jaksel3783#", "ПІН-код від
+    картки 0074". The value must hold letters and digits, or three character classes, or be
+    4–8 digits: a word alone ("my password for GitHub") never counts."""
+    between = text[end:stop].split()
+    if not 2 <= len(between) <= _CLOSING_WORDS + 1:
+        return False
+    value = between[-1].rstrip(_TRAIL)
+    if not value or _named_thing(value) or _CODE_REF.match(value) or _YEAR.fullmatch(value):
+        return False
+    if value.isdigit() and value.isascii():
+        return 4 <= len(value) <= 8
+    has_letter = any(c.isalpha() for c in value)
+    has_digit = any(c.isdigit() for c in value)
+    return len(value) >= 6 and ((has_letter and has_digit) or char_classes(value) >= 3)
+
+
 def _phrase(text: str, lowered: str) -> str | None:
     """`pin` or `password` when credential wording names a value, else None."""
     worded = False
@@ -393,6 +419,8 @@ def _phrase(text: str, lowered: str) -> str | None:
                 return code
         stop = _window_end(text, end)
         if _separated_value(text, kind, end, stop):
+            return code
+        if kind in ("password", "pin") and _closing_value(text, end, stop):
             return code
         word = match.group()
         if kind == "pin" and (word.startswith("PIN") or not word.isascii()):

@@ -1,0 +1,35 @@
+"""Secrets named first and given last, with a few words between and no separator (D-200), in
+languages whose wording the table lacked, and backup codes written in letters."""
+
+from __future__ import annotations
+
+import pytest
+
+from jamgate_stages.credentials import CredentialsStage
+
+STAGE = CredentialsStage()
+
+
+@pytest.mark.parametrize("text", [
+    "Kata sandi wifi rumah kami Melati2025!",
+    "Пароль від домашнього роутера Sonyachn1k#7",
+    "ПІН-код моєї банківської картки 4417",
+    "Wi-Fi-Passwort im Gästezimmer Tulpen88x",
+    "Bu hesabın parolası Deniz2024",
+    "Recovery codes for my GitHub: abcd-efgh ijkl-mnop qrst-uvwx yzab-cdef",
+])
+def test_a_secret_closing_its_clause_is_refused(text: str) -> None:
+    assert STAGE.detect(text) is not None
+
+
+@pytest.mark.parametrize("text", [
+    "My password for GitHub is in 1Password",
+    "Kata sandi saya selalu panjang dan unik",
+    "Пароль від пошти я змінюю щомісяця",
+    "I changed the PIN of my card in 2021",
+    "The recovery codes are printed and kept in the safe",
+    "Parolamı her ay değiştiririm",
+    "My Wi-Fi password changed after the router upgrade to the TP-Link AX55",
+])
+def test_wording_without_a_value_is_kept(text: str) -> None:
+    assert STAGE.detect(text) is None
