@@ -382,27 +382,6 @@ def _separated_value(text: str, kind: str, end: int, stop: int) -> bool:
     return False
 
 
-_CLOSING_WORDS = 6  # words at most between a secret word and a value that closes its clause
-
-
-def _closing_value(text: str, end: int, stop: int) -> bool:
-    """Whether the clause after a password or PIN word ends in its value, after a few words of
-    what it is for and no separator: "Kata sandi email kantor saya Jaksel3783#", "ПІН-код від
-    картки 0074". The value must hold letters and digits, or three character classes, or be
-    4–8 digits: a word alone ("my password for GitHub") never counts."""
-    between = text[end:stop].split()
-    if not 2 <= len(between) <= _CLOSING_WORDS + 1:
-        return False
-    value = between[-1].rstrip(_TRAIL)
-    if not value or _named_thing(value) or _CODE_REF.match(value) or _YEAR.fullmatch(value):
-        return False
-    if value.isdigit() and value.isascii():
-        return 4 <= len(value) <= 8
-    has_letter = any(c.isalpha() for c in value)
-    has_digit = any(c.isdigit() for c in value)
-    return len(value) >= 6 and ((has_letter and has_digit) or char_classes(value) >= 3)
-
-
 def _phrase(text: str, lowered: str) -> str | None:
     """`pin` or `password` when credential wording names a value, else None."""
     worded = False
@@ -419,8 +398,6 @@ def _phrase(text: str, lowered: str) -> str | None:
                 return code
         stop = _window_end(text, end)
         if _separated_value(text, kind, end, stop):
-            return code
-        if kind in ("password", "pin") and _closing_value(text, end, stop):
             return code
         word = match.group()
         if kind == "pin" and (word.startswith("PIN") or not word.isascii()):
