@@ -129,8 +129,9 @@ def _possessor(word: str) -> str | None:
 def _readable(text: str) -> bool:
     """Latin or Greek at the opening: the scripts the holder rules read."""
     first = next((c for c in text.lstrip() if c.isalpha()), "")
-    script = unicodedata.name(first, "")
-    return first.isascii() or script.startswith(("LATIN", "GREEK"))
+    if not first:  # no letter at all ("+30 210 1234567"): nothing for the holder rules to read
+        return False
+    return first.isascii() or unicodedata.name(first, "").startswith(("LATIN", "GREEK"))
 
 
 def _is_name(word: str) -> bool:

@@ -131,3 +131,9 @@ def test_holders_and_updates(text: str, subject: str) -> None:
 ])
 def test_declines_whose_fact_or_which_slot_is_unclear(text: str) -> None:
     assert derive_subject(text) is None
+
+
+def test_a_text_without_letters_derives_no_subject_and_does_not_fail() -> None:
+    from jamgate_stages.subject import derive_subject
+
+    assert derive_subject("+30 210 1234567", 64) is None
