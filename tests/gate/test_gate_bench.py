@@ -108,3 +108,12 @@ def test_every_split_of_splits_toml_is_a_bench_split(capsys: pytest.CaptureFixtu
     assert main(["bench", "gate", "--split", "rules_dev", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert "rules_dev split" in report["corpus"] and report["overall"]["cases"] >= 300
+
+
+def test_an_unknown_split_is_a_usage_error_naming_the_splits(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from jamgate_core.cli import main
+
+    assert main(["bench", "gate", "--split", "nosuch"]) == 2
+    err = capsys.readouterr().err
+    assert "no split 'nosuch'" in err and "rules_dev" in err and "blind" in err
