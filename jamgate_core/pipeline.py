@@ -8,11 +8,11 @@ refuses when any of it changed, and the pipeline judges again (a bounded number 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from itertools import chain
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from jamgate_core.contracts import Embedder, Preconditions, Store, WritePlan
 from jamgate_core.errors import InvalidArgument, PreconditionFailed, StoreError, StoreUnavailable
@@ -129,18 +129,10 @@ class _WithoutLiveFacts:
     def __getattr__(self, name: str) -> Any:
         return getattr(self._store, name)
 
-    def by_text_key(self, scope: str, key: str) -> list[MemoryRecord]:
+    def _nothing(self, *args: Any, **kwargs: Any) -> list[Any]:
         return []
 
-    def by_subject(self, scope: str, subject: str) -> list[MemoryRecord]:
-        return []
-
-    def search(self, scope: str, query: str, **kwargs: Any) -> list[tuple[MemoryRecord, float]]:
-        return []
-
-    def nearest(self, scope: str, vector: list[float], **kwargs: Any
-                ) -> list[tuple[MemoryRecord, float]]:
-        return []
+    by_text_key = by_subject = search = nearest = _nothing
 
 
 class HistoryView(StoreView):
@@ -148,20 +140,8 @@ class HistoryView(StoreView):
     superseded where it came from is not a live fact, so it is never compared with the
     active set (no duplicate, conflict or supersession); the stateless stages still judge it."""
 
-    def __init__(self, base: StoreView) -> None:
-        super().__init__(_WithoutLiveFacts(base.store), base.scope, base.now)
-
-    def by_text_key(self, key: str) -> list[MemoryRecord]:
-        return []
-
-    def by_subject(self, subject: str) -> list[MemoryRecord]:
-        return []
-
-    def nearest(self, vector: list[float], limit: int = 5) -> list[tuple[MemoryRecord, float]]:
-        return []
-
-    def search(self, query: str, limit: int = 5) -> list[tuple[MemoryRecord, float]]:
-        return []
+    def __init__(self, base: StoreView) -> None:  # an empty view: every lookup finds nothing
+        super().__init__(_WithoutLiveFacts(base.store), base.scope, base.now, empty=True)
 
 
 @dataclass
@@ -179,6 +159,21 @@ class _Judgement:
     redact: bool = False
 
 
+class Prejudged(NamedTuple):
+    """A record's first `stages` stages judged ahead (D-207): the running state and the
+    vectors embedded, or the InvalidArgument message raised."""
+
+    stages: int
+    state: _Judgement
+    vectors: dict[tuple[str, str], list[float]]
+    error: str | None = None
+
+
+# (pipeline, the batch's candidates in order, now) → each candidate and its Prejudged or None.
+JudgeAhead = Callable[["Pipeline", Iterator[Candidate], datetime],
+                      Iterator[tuple[Candidate, Prejudged | None]]]
+
+
 class Pipeline:
     """Judges saves with the configured stages and writes the outcome."""
 
@@ -186,6 +181,7 @@ class Pipeline:
                  settings: Settings, hooks: Hooks) -> None:
         self.stages, self.store, self.embedder = stages, store, embedder
         self.settings, self.hooks = settings, hooks
+        self.judge_ahead: JudgeAhead | None = None  # set for a large import (D-207)
 
     def candidate(self, request: SaveRequest, origin: str, now: datetime) -> Candidate:
         text = request.text.strip()
@@ -236,8 +232,7 @@ class Pipeline:
             return verdict
         raise StoreUnavailable(
             f"the store kept changing while this save was judged ({MAX_ATTEMPTS} attempts); "
-            "nothing was saved. Try again."
-        )
+            "nothing was saved. Try again.")
 
     def save_batch(self, requests: Sequence[SaveRequest], *, origin: str = "import",
                    dry_run: bool = False) -> list[Verdict]:
@@ -253,8 +248,10 @@ class Pipeline:
             plans: list[WritePlan] = []
             # Scopes holding nothing yet, read once: an empty scope is asked nothing per record.
             occupied = {canonical_scope(str(scope)) for scope in self.store.scopes()}
-            for index in order:
-                candidate = self.candidate(requests[index], origin, now)
+            candidates = (self.candidate(requests[i], origin, now) for i in order)
+            ahead = (self.judge_ahead(self, candidates, now) if self.judge_ahead
+                     else ((candidate, None) for candidate in candidates))
+            for (candidate, prior), index in zip(ahead, order, strict=True):
                 if candidate.scope not in views:
                     views[candidate.scope] = OverlayView(StoreView(
                         self.store, candidate.scope, now, empty=candidate.scope not in occupied))
@@ -262,7 +259,7 @@ class Pipeline:
                 ctx = StageContext(view=view, settings=self.settings, embedder=self.embedder,
                                    now=now, dry_run=dry_run)
                 try:
-                    judgement = self._judge(candidate, ctx)
+                    judgement = self._judge(candidate, ctx, prior)
                 except InvalidArgument as exc:
                     verdicts[index] = Verdict(decision="rejected",
                                               reason_code="validation.invalid_argument",
@@ -287,8 +284,7 @@ class Pipeline:
             return [verdicts[i] for i in range(len(requests))]
         raise StoreUnavailable(
             f"the store kept changing while the batch was judged ({MAX_ATTEMPTS} attempts); "
-            "nothing was written. Try again."
-        )
+            "nothing was written. Try again.")
 
     @staticmethod
     def _known_id(candidate: Candidate, view: OverlayView) -> StageResult | None:
@@ -307,11 +303,16 @@ class Pipeline:
             f"Not imported: id {candidate.id} already belongs to another memory in scope "
             f'"{view.scope}". Remove the id from the file to import it as a new memory.')
 
-    def _judge(self, candidate: Candidate, ctx: StageContext) -> _Judgement:
+    def _judge(self, candidate: Candidate, ctx: StageContext,
+               prior: Prejudged | None = None) -> _Judgement:
+        """Every stage over `candidate`, or the ones after those `prior` judged ahead."""
         if candidate.is_history:
             ctx = replace(ctx, view=HistoryView(ctx.view))
-        state = _Judgement(candidate=candidate)
-        for configured in self.stages:
+        state, start = (prior.state, prior.stages) if prior else (_Judgement(candidate), 0)
+        if prior is not None and prior.error is not None:
+            raise InvalidArgument(prior.error)
+        ctx._vectors.update(prior.vectors if prior else {})
+        for configured in self.stages[start:] if state.terminal is None else ():
             result = self._run(configured, state.candidate, ctx)
             if result is None:
                 continue
@@ -361,13 +362,9 @@ class Pipeline:
                                  upgrade_source=(terminal.existing_id, terminal.upgrade_source))
             existing = terminal.existing_id
             return Verdict(
-                decision=terminal.decision,
-                reason_code=terminal.reason_code or f"{terminal.decision}",
-                message=terminal.message or terminal.decision,
-                id=existing,
-                related=state.related,
-                notices=state.notices,
-                memory=self._existing_view(candidate.scope, existing),
+                decision=terminal.decision, reason_code=terminal.reason_code or terminal.decision,
+                message=terminal.message or terminal.decision, id=existing, related=state.related,
+                notices=state.notices, memory=self._existing_view(candidate.scope, existing),
             ), plan
         if ctx is not None and ctx.embedder is not None and candidate.embedding is None:
             try:

@@ -45,6 +45,8 @@ class BaseStage:
     name: ClassVar[str]
     requires: ClassVar[frozenset[str]] = frozenset()
     Options: ClassVar[type[BaseModel]] = NoOptions
+    # Judges from the candidate, settings, `ctx.now` and `ctx.embed` alone, never `ctx.view`:
+    stateless: ClassVar[bool] = False  # an import may run it in a worker process (D-207)
 
     def __init__(self, options: BaseModel | None = None) -> None:
         self.options: Any = options if options is not None else self.Options()

@@ -244,6 +244,7 @@ class ChatterStage(BaseStage):
     """Refuses statements about the conversation, the agent or a tool."""
 
     name = "chatter"
+    stateless = True
 
     class Options(BaseModel):
         pass

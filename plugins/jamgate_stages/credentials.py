@@ -596,6 +596,7 @@ class CredentialsStage(BaseStage):
     """Refuses credentials (`secret.<kind>`) in any field, always redacted."""
 
     name = "credentials"
+    stateless = True
 
     class Options(BaseModel):
         min_entropy_bits: float = Field(default=3.5, gt=0)

@@ -193,6 +193,7 @@ class GranularityStage(BaseStage):
     """Refuses several independent facts saved as one."""
 
     name = "granularity"
+    stateless = True
 
     class Options(BaseModel):
         min_clauses: int = Field(default=3, ge=2)

@@ -92,6 +92,7 @@ class InjectionStage(BaseStage):
     """Refuses prompt-injection markers; preferences about agent behaviour pass."""
 
     name = "injection"
+    stateless = True
 
     class Options(BaseModel):
         pass

@@ -376,6 +376,7 @@ class JunkStage(BaseStage):
     notes."""
 
     name = "junk"
+    stateless = True
 
     class Options(BaseModel):
         questions: bool = True

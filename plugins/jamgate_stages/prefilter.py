@@ -118,6 +118,7 @@ class PrefilterStage(BaseStage):
     """Refuses texts too short or too long to be a fact, and pleasantries."""
 
     name = "prefilter"
+    stateless = True
 
     class Options(BaseModel):
         min_length: int = Field(default=4, ge=1)

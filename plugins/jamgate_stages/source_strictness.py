@@ -227,6 +227,7 @@ class SourceStrictnessStage(BaseStage):
     """Holds weakly sourced saves to a higher standard."""
 
     name = "source-strictness"
+    stateless = True
 
     class Options(BaseModel):
         strict_sources: list[Source] = Field(default_factory=_strict_default)

@@ -314,6 +314,7 @@ class SubjectStage(BaseStage):
     """Gives a subject-less save a derived subject when one is clear; never overrides one."""
 
     name = "subject"
+    stateless = True
 
     class Options(BaseModel):
         max_length: int = Field(default=300, ge=1)

@@ -15,6 +15,7 @@ class TtlStage(BaseStage):
     """Sets the expiry of typed memories (project 90 days, state 2 days by default)."""
 
     name = "ttl"
+    stateless = True
 
     class Options(BaseModel):
         short_lifespan_days: float = Field(default=7.0, ge=0)

@@ -13,6 +13,7 @@ class ValidationStage(BaseStage):
     """Refuses malformed arguments before any judgement (mandatory)."""
 
     name = "validation"
+    stateless = True
 
     class Options(BaseModel):
         max_subject_length: int = Field(default=200, gt=0)

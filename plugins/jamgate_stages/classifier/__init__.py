@@ -74,6 +74,7 @@ class ClassifierStage(BaseStage):
     """Refuse what the model is sure is not a durable fact; flag what it is unsure of."""
 
     name = "classifier"
+    stateless = True
 
     class Options(BaseModel):
         model_config = ConfigDict(extra="forbid")
