@@ -16,25 +16,13 @@ import pytest
 
 from jamgate_commands import judge_ahead
 from jamgate_commands.judge_ahead import ImportWorkerFailed
-from jamgate_commands.transfer import format_class, import_file, synthetic_requests
+from jamgate_commands.transfer import import_file, synthetic_requests, write_export
 from jamgate_core.app import open_app
-from jamgate_core.formats import ExportMeta
-from jamgate_core.models import MemoryRecord, utcnow
+from jamgate_core.models import utcnow
 from jamgate_core.settings import load_settings
 from jamgate_stages.chatter import ChatterStage
 
 MARK = "project 150 "  # the 151st synthetic record
-
-
-def _export(path: Path, count: int) -> Path:
-    records = [MemoryRecord(id=f"r{n:05d}", text=r.text, type=r.type, subject=r.subject,
-                            source=r.source, created_at=r.created_at or utcnow(),
-                            updated_at=r.created_at or utcnow())
-               for n, r in enumerate(synthetic_requests(count))]
-    with path.open("w", encoding="utf-8") as out:
-        format_class("jamgate")().write(records, out, ExportMeta(utcnow(), "t", "t",
-                                                                 ("default",), False))
-    return path
 
 
 def _in_a_worker(act: Any, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -52,11 +40,12 @@ def _in_a_worker(act: Any, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _import_fails(tmp_path: Path, jamgate_home: Path) -> str:
+    export = write_export(tmp_path / "export.json", synthetic_requests(400))
     app = open_app(load_settings(home=jamgate_home, store="sqlite"))
     started = time.monotonic()
     try:
         with pytest.raises(ImportWorkerFailed) as failed:
-            import_file(app, _export(tmp_path / "export.json", 400), name="jamgate", workers=2)
+            import_file(app, export, name="jamgate", workers=2)
         assert time.monotonic() - started < 30  # no hang
         assert app.store.list("default", status="all", type=None, limit=10, cursor=None,
                               now=utcnow()).records == []
@@ -93,7 +82,7 @@ def test_a_failing_worker_ends_the_import_naming_the_failure(
 def test_the_command_imports_through_workers_with_its_progress_bar(tmp_path: Path) -> None:
     """1,000 records (the size from which workers start): the bar reaches the end and the
     records are stored; the same file with `--workers 0` gives the same counts."""
-    export = _export(tmp_path / "export.json", 1000)
+    export = write_export(tmp_path / "export.json", synthetic_requests(1000))
     counts = []
     for workers in ("2", "0"):
         home = tmp_path / f"home-{workers}"

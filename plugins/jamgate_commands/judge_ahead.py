@@ -9,6 +9,9 @@ candidates, sends them out, and runs the remaining stages over the returned stat
 batch's order: every decision is the one a single process makes (`Pipeline._judge` resumes
 from the state the worker returns).
 
+With an embedder the workers are used only when asked for (`--workers N`): in one process
+the import already embeds on two threads (D-208).
+
 A worker only judges; it never touches the store, and nothing is written before every record
 is judged. A worker that dies or fails ends the import with `ImportWorkerFailed`, nothing
 written. Without `fork` (Windows, macOS), with a plugin wrapping `jamgate_run_stage` (its
@@ -74,8 +77,13 @@ def can_fork() -> bool:
 
 
 def workers_for(app: App, records: int, workers: int | None = None) -> int:
-    """How many worker processes judge this import ahead (0: none)."""
-    wanted = default_workers() if workers is None else workers
+    """How many worker processes judge this import ahead (0: none). By default one per core
+    for a lexical import, none with an embedder: its two embedding threads already hold both
+    cores (D-180), and each worker would load its own second engine handle (D-208)."""
+    if workers is None:
+        wanted = 0 if app.pipeline.embedder is not None else default_workers()
+    else:
+        wanted = workers
     wrapped = any(impl.plugin_name != CORE_PLUGIN
                   for impl in app.pm.hook.jamgate_run_stage.get_hookimpls())
     if (wanted < 1 or records < PARALLEL_FROM or wrapped or not can_fork()
@@ -260,7 +268,8 @@ def add_workers_option(parser: argparse.ArgumentParser) -> None:
     """`--workers N` for a command that imports."""
     parser.add_argument("--workers", type=_count, default=None, metavar="N",
                         help="processes judging the stateless stages ahead (default: one per "
-                             "core from 1,000 records; 0: judge in this process only)")
+                             "core from 1,000 records without an embedder, else none; 0: judge "
+                             "in this process only)")
 
 
 def _count(value: str) -> int:

@@ -461,6 +461,17 @@ def synthetic_requests(count: int) -> list[SaveRequest]:
     return requests
 
 
+def write_export(path: Path, requests: Sequence[SaveRequest]) -> Path:
+    """A native export of `requests` as stored records (ids `bench-0000000` …)."""
+    stored = [MemoryRecord(id=f"bench-{i:07d}", text=r.text, type=r.type, subject=r.subject,
+                           source=r.source, created_at=r.created_at or utcnow(),
+                           updated_at=r.created_at or utcnow()) for i, r in enumerate(requests)]
+    with path.open("w", encoding="utf-8") as out:
+        format_class("jamgate")().write(stored, out, ExportMeta(utcnow(), "bench", "bench",
+                                                                ("default",), False))
+    return path
+
+
 def bench_import(count: int, store: str, embedder: str = "none",
                  requests: Sequence[SaveRequest] | None = None,
                  workers: int | None = None) -> dict[str, Any]:
@@ -469,15 +480,9 @@ def bench_import(count: int, store: str, embedder: str = "none",
     from jamgate_core.app import open_app
     from jamgate_core.settings import load_settings
 
-    fmt = format_class("jamgate")
     with tempfile.TemporaryDirectory(prefix="jamgate-bench-import-") as home:
-        source_file = Path(home) / "bench-export.json"
-        stored = [MemoryRecord(id=f"bench-{i:07d}", text=r.text, type=r.type, subject=r.subject,
-                               source=r.source, created_at=r.created_at or utcnow(),
-                               updated_at=r.created_at or utcnow())
-                  for i, r in enumerate(requests or synthetic_requests(count))]
-        with source_file.open("w", encoding="utf-8") as out:
-            fmt().write(stored, out, ExportMeta(utcnow(), "bench", "bench", ("default",), False))
+        source_file = write_export(Path(home) / "bench-export.json",
+                                   requests or synthetic_requests(count))
         app = open_app(load_settings(home=Path(home), store=store, embedder=embedder))
         try:
             # The app's first judgement loads numpy and the classifier (D-154): a one-off,
