@@ -13,6 +13,7 @@ from formats_kit import Run
 from mixed_memory import SCOPES, fill_mixed
 from test_roundtrip import comparable
 
+from jamgate_commands import judge_ahead
 from jamgate_commands.transfer import export_records
 from jamgate_core.app import open_app
 from jamgate_core.models import utcnow
@@ -28,8 +29,12 @@ def records(home: Path) -> list[dict[str, object]]:
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("workers", ["0", "2"])
 def test_a_mixed_memory_survives_its_own_export_and_import(
-        cli: Callable[..., Run], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        workers: str, cli: Callable[..., Run], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """In one process, and with the stateless stages in two worker processes (D-207)."""
+    monkeypatch.setattr(judge_ahead, "PARALLEL_FROM", 1)
     first, second = tmp_path / "first", tmp_path / "second"
     monkeypatch.setenv("JAMGATE_EMBEDDER", "none")
     app = open_app(load_settings(home=first))
@@ -48,8 +53,9 @@ def test_a_mixed_memory_survives_its_own_export_and_import(
     monkeypatch.setenv("JAMGATE_HOME", str(first))
     assert cli("export", "-o", str(tmp_path / "export.json")).code == 0
     monkeypatch.setenv("JAMGATE_HOME", str(second))
-    imported = cli("import", str(tmp_path / "export.json"), "--json")
+    imported = cli("import", str(tmp_path / "export.json"), "--json", "--workers", workers)
     assert imported.code == 0, imported.err
     counts = json.loads(imported.out)["counts"]
+    assert counts["records"] == len(original)
     assert counts["refused"] == counts["near-duplicate"] == counts["duplicate"] == 0, counts
     assert records(second) == original
