@@ -49,17 +49,21 @@ async def lines(fd: int) -> AsyncIterator[str]:
     loop = asyncio.get_running_loop()
     decoder = io.IncrementalNewlineDecoder(
         codecs.getincrementaldecoder("utf-8")("surrogateescape"), translate=True)
-    pending = ""
+    pending: list[str] = []  # the pieces of a line not ended yet (joined once it ends)
     while True:
         await _readable(loop, fd)
         chunk = os.read(fd, CHUNK)
-        pending += decoder.decode(chunk, final=not chunk)
-        *complete, pending = pending.split("\n")
-        for line in complete:
-            yield line + "\n"
+        text = decoder.decode(chunk, final=not chunk)
+        if "\n" in text:
+            *complete, rest = ("".join(pending) + text).split("\n")
+            pending = [rest] if rest else []
+            for line in complete:
+                yield line + "\n"
+        elif text:
+            pending.append(text)
         if not chunk:
             if pending:
-                yield pending
+                yield "".join(pending)
             return
 
 
