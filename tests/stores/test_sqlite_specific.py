@@ -425,3 +425,25 @@ def test_exact_search_matches_words_only(tmp_path: Path) -> None:
     hits = store.search("default", "orchestra violin", limit=5, type=None, now=NOW, exact=True)
     assert [r.id for r, _ in hits] == [record.id]
     store.close()
+
+
+@pytest.mark.parametrize("forgetter", ["this store", "another connection"])
+def test_a_common_word_counted_again_after_a_forget(tmp_path: Path, forgetter: str) -> None:
+    """A word known to exceed the look-alike budget (D-205) is counted again once rows leave
+    the index, by this store or by another connection: the search then ranks on it too."""
+    store = opened(tmp_path)
+    kites = [make_record(f"Jam flies kite number {n}", at=n) for n in range(101)]
+    zebra = make_record("Jam saw a zebra", at=200)
+    insert(store, *kites, zebra)
+
+    def found() -> set[str]:
+        hits = store.search("default", "kite zebra", limit=5, type=None, now=NOW, exact=True)
+        return {r.id for r, _ in hits}
+
+    assert found() == found() == {zebra.id}  # "kite" is over the budget: ranked on "zebra"
+    other = store if forgetter == "this store" else opened(tmp_path)
+    for record in kites[:5]:
+        assert other.delete("default", record.id) is not None
+    assert zebra.id in found() and len(found()) == 5  # 96 kites: both words rank now
+    store.close()
+    other.close()

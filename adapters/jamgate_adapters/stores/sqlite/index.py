@@ -56,15 +56,16 @@ def keyword_rows(conn: sqlite3.Connection, match: str, params: dict[str, object]
         {**params, "match": match, "limit": pool}).fetchall()
 
 def ranking_match(conn: sqlite3.Connection, parts: Sequence[str],
-                  budget: int = 0) -> str | None:
+                  budget: int = 0, common: CommonTerms | None = None) -> str | None:
     """The expression to rank with: every part when together they match few rows, else
     the rarest parts only (at least one), so bm25 scores a few thousand rows rather than
     every row holding a common word. A dropped part is common, so its idf (its weight in
-    bm25) is low. Document frequencies are counted inside the index, capped."""
+    bm25) is low. Document frequencies are counted inside the index, capped (a part
+    `common` already saw reach the cap is not counted again)."""
     budget = budget or RANK_BUDGET
     if len(parts) < 2:
         return parts[0] if parts else None
-    frequency = _frequencies(conn, parts, budget + 1)
+    frequency = _frequencies(conn, parts, budget + 1, common)
     if sum(frequency.values()) <= budget:
         return " OR ".join(parts)
     rarest = sorted(parts, key=lambda part: frequency[part])
@@ -75,6 +76,31 @@ def ranking_match(conn: sqlite3.Connection, parts: Sequence[str],
             break
         kept.append(part)
     return " OR ".join(part for part in parts if part in kept)
+
+
+class CommonTerms:
+    """The FTS5 terms a count already found at its cap, by (term, cap): rows only join the
+    index between forgets, so such a term's capped count stays the cap and is not counted
+    again (D-205). Emptied when a row may have left the index: this store's forget or
+    compaction (`forget`), or any other connection's commit (`PRAGMA data_version`)."""
+
+    LIMIT = 100_000
+
+    def __init__(self) -> None:
+        self._known: set[tuple[str, int]] = set()
+        self._version: int | None = None
+
+    def current(self, conn: sqlite3.Connection) -> set[tuple[str, int]]:
+        """The terms at their cap, as of this connection's view of the database."""
+        version = conn.execute("PRAGMA data_version").fetchone()[0]
+        if version != self._version or len(self._known) > self.LIMIT:
+            self._known.clear()
+            self._version = version
+        return self._known
+
+    def forget(self) -> None:
+        self._known.clear()
+
 
 def match_parts(conn: sqlite3.Connection, query: str, *,
                 exact: bool = False) -> list[str]:
@@ -114,14 +140,16 @@ def _indexed(conn: sqlite3.Connection, text: str, prefix: bool) -> bool:
                            (text,)).fetchone()
     return row is not None
 
-def _frequencies(conn: sqlite3.Connection, parts: Sequence[str],
-                 cap: int) -> dict[str, int]:
+def _frequencies(conn: sqlite3.Connection, parts: Sequence[str], cap: int,
+                 common: CommonTerms | None = None) -> dict[str, int]:
     """How many rows each FTS5 term matches, counted up to `cap`, in one statement per
-    hundred terms. A prefix term counts its occurrences instead (an upper bound; a prefix
-    MATCH would merge every doclist first)."""
-    counts: dict[str, int] = {}
-    for start in range(0, len(parts), 100):
-        chunk = parts[start:start + 100]
+    hundred terms (none for a term `common` knows is at the cap). A prefix term counts its
+    occurrences instead (an upper bound; a prefix MATCH would merge every doclist first)."""
+    known = common.current(conn) if common is not None else set()
+    counts = {part: cap for part in parts if (part, cap) in known}
+    todo = [part for part in parts if part not in counts]
+    for start in range(0, len(todo), 100):
+        chunk = todo[start:start + 100]
         selects, params = [], []
         for part in chunk:
             if part.endswith('" *') and part.startswith('"'):
@@ -135,7 +163,10 @@ def _frequencies(conn: sqlite3.Connection, parts: Sequence[str],
                                "WHERE records_fts MATCH ? LIMIT ?))")
                 params += [part, cap]
         row = conn.execute("SELECT " + ", ".join(selects), params).fetchone()
-        counts.update(zip(chunk, (int(n) for n in row), strict=True))
+        for part, n in zip(chunk, row, strict=True):
+            counts[part] = int(n)
+            if n >= cap:
+                known.add((part, cap))
     return counts
 
 def _typos(conn: sqlite3.Connection, text: str) -> list[str]:

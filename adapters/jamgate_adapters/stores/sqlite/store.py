@@ -102,6 +102,7 @@ class SqliteStore(SqliteAuthState, SqlitePending):
         self._conn: sqlite3.Connection | None = None
         self._lock = threading.RLock()
         self._vectors = self._vector_cache()
+        self._common = index.CommonTerms()
 
     def location(self) -> str:
         return str(self.path)
@@ -138,6 +139,7 @@ class SqliteStore(SqliteAuthState, SqlitePending):
         with self._lock:
             self._vectors.close()
             self._vectors = self._vector_cache()  # a reopened store starts afresh
+            self._common = index.CommonTerms()
             if self._conn is not None:
                 self._conn.close()
                 self._conn = None
@@ -259,7 +261,8 @@ class SqliteStore(SqliteAuthState, SqlitePending):
         found: dict[str, MemoryRecord] = {}
         lexical: dict[str, float] = {}
         with self._db() as conn:
-            match = index.ranking_match(conn, index.match_parts(conn, query), index.RANK_BUDGET)
+            match = index.ranking_match(conn, index.match_parts(conn, query), index.RANK_BUDGET,
+                                        self._common)
             if match is not None:
                 for row in index.keyword_rows(conn, match, params, typed, pool):
                     found[row["id"]] = record_of(row)
@@ -301,7 +304,7 @@ class SqliteStore(SqliteAuthState, SqlitePending):
         with self._db() as conn:
             # A look-alike shares the text's rare words: a small budget is enough.
             match = index.ranking_match(conn, index.match_parts(conn, query, exact=True),
-                                        index.EXACT_BUDGET)
+                                        index.EXACT_BUDGET, self._common)
             rows = ([] if match is None else
                     index.keyword_rows(conn, match, params, typed, limit, exact=True))
         return [(record_of(row), max(-row["rank"], 1e-9)) for row in rows]
@@ -418,6 +421,7 @@ class SqliteStore(SqliteAuthState, SqlitePending):
     def delete(self, scope: str, record_id: str) -> MemoryRecord | None:
         """Remove the record, its keyword-index entries and its vector; then empty the WAL."""
         with self._lock:
+            self._common.forget()  # a row leaves the keyword index
             with self._transaction() as conn:
                 row = conn.execute(f"SELECT {COLUMNS} FROM records WHERE scope = ? AND id = ?",
                                    (scope, record_id)).fetchone()
@@ -436,6 +440,7 @@ class SqliteStore(SqliteAuthState, SqlitePending):
     def compact(self, cutoff: datetime) -> int:
         """Remove active records expired at or before `cutoff`, with their index entries."""
         with self._lock:
+            self._common.forget()  # rows leave the keyword index
             with self._transaction() as conn:
                 expired = conn.execute(
                     "SELECT seq, scope FROM records WHERE status = 'active' "

@@ -1,0 +1,128 @@
+"""The stdio wire without a thread hand-off per line (issue 21, D-204).
+
+The SDK reads stdin and writes stdout through anyio's file wrapper: every line read and every
+write and flush is a trip to a worker thread and back to the event loop, three a tool call, about
+a tenth of a lexical save's CPU. Here stdin is read on the event loop — the selector says when the
+pipe holds bytes, then one `os.read` takes what is there (the descriptor stays blocking, so the
+pipe's other holders see no change) — and each answer is handed to one writer thread that never
+answers back: the loop only puts the bytes on a queue. The lines and their errors are the SDK's:
+UTF-8 with invalid bytes kept as surrogate escapes, universal newlines, each line validated as a
+JSON-RPC message with the line ending on it, an answer written as the SDK writes it.
+
+Where stdin cannot be watched (a regular file, an event loop without readers) `open_wire`
+returns None and the SDK's transport serves.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import codecs
+import contextlib
+import io
+import os
+import queue
+import threading
+from collections.abc import AsyncIterator, Callable
+
+import mcp_types as types
+from mcp.shared.message import SessionMessage
+
+CHUNK = 1 << 16
+# How long the end of a session waits for the last answers to reach a client that reads slowly.
+DRAIN_SECONDS = 10.0
+
+
+def watchable(fd: int) -> bool:
+    """Whether the running event loop can watch `fd` for bytes to read."""
+    loop = asyncio.get_running_loop()
+    try:
+        loop.add_reader(fd, lambda: None)
+    except (NotImplementedError, OSError, ValueError):
+        return False
+    loop.remove_reader(fd)
+    return True
+
+
+async def lines(fd: int) -> AsyncIterator[str]:
+    """The text lines arriving on `fd` (each with its "\\n"; a last line without one at the end
+    of input), as the SDK's text wrapper would read them."""
+    loop = asyncio.get_running_loop()
+    decoder = io.IncrementalNewlineDecoder(
+        codecs.getincrementaldecoder("utf-8")("surrogateescape"), translate=True)
+    pending: list[str] = []  # the pieces of a line not ended yet (joined once it ends)
+    while True:
+        await _readable(loop, fd)
+        chunk = os.read(fd, CHUNK)
+        text = decoder.decode(chunk, final=not chunk)
+        if "\n" in text:
+            *complete, rest = ("".join(pending) + text).split("\n")
+            pending = [rest] if rest else []
+            for line in complete:
+                yield line + "\n"
+        elif text:
+            pending.append(text)
+        if not chunk:
+            if pending:
+                yield "".join(pending)
+            return
+
+
+async def _readable(loop: asyncio.AbstractEventLoop, fd: int) -> None:
+    ready: asyncio.Future[None] = loop.create_future()
+
+    def wake() -> None:
+        if not ready.done():
+            ready.set_result(None)
+
+    loop.add_reader(fd, wake)
+    try:
+        await ready
+    finally:
+        loop.remove_reader(fd)
+
+
+def parse(line: str) -> SessionMessage | Exception:
+    """The message on a line, or the error its validation raised (as the SDK reads it)."""
+    try:
+        return SessionMessage(types.jsonrpc_message_adapter.validate_json(line, by_name=False))
+    except Exception as exc:
+        return exc
+
+
+def encode(message: SessionMessage) -> bytes:
+    """One message as the SDK writes it: JSON by alias, unset fields left out, one line."""
+    text = message.message.model_dump_json(by_alias=True, exclude_unset=True)
+    return (text + "\n").encode("utf-8")
+
+
+class Writer:
+    """Writes byte strings to `fd` in order from one daemon thread; `send` never waits. A
+    failed write (the client closed its end) stops the writing and calls `on_failure` on the
+    event loop once."""
+
+    def __init__(self, fd: int, on_failure: Callable[[], None]) -> None:
+        self._fd = fd
+        self._queue: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
+        self._loop = asyncio.get_running_loop()
+        self._on_failure = on_failure
+        self._thread = threading.Thread(target=self._run, name="jamgate-stdout", daemon=True)
+        self._thread.start()
+
+    def send(self, data: bytes) -> None:
+        self._queue.put(data)
+
+    def close(self, seconds: float = DRAIN_SECONDS) -> None:
+        """Write what is queued (waiting at most `seconds`), then stop the thread."""
+        self._queue.put(None)
+        self._thread.join(seconds)
+
+    def _run(self) -> None:
+        while (data := self._queue.get()) is not None:
+            view = memoryview(data)
+            try:
+                while view:
+                    view = view[os.write(self._fd, view):]
+            except OSError:
+                with contextlib.suppress(RuntimeError):  # the loop already closed
+                    self._loop.call_soon_threadsafe(self._on_failure)
+                return
