@@ -8,19 +8,16 @@ error: -32700 when it is not UTF-8 JSON text, -32600 when it is JSON but no vali
 error carries the request's id when a lenient parse finds one (so the client's call ends),
 else `null`; a notification or a response that fails gets no answer, as JSON-RPC says.
 
-Like the SDK, stdin's descriptor is moved to a private one and fd 0 points at the null
-device while serving, so nothing else in the process reads the wire.
+The lines come from the front end (`early.py`), which claimed stdin and stdout at the start
+and may have answered the session's first requests before the SDK was loaded.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
-import os
-import sys
-from collections.abc import AsyncIterator, Callable
-from io import TextIOWrapper
-from typing import IO, Any
+from collections.abc import AsyncIterator
+from typing import IO, Any, cast
 
 import anyio
 import mcp_types as types
@@ -29,6 +26,8 @@ from mcp.shared._stream_protocols import ReadStream, WriteStream
 from mcp.shared.message import SessionMessage
 from mcp_types.jsonrpc import INVALID_REQUEST, PARSE_ERROR
 from pydantic import ValidationError
+
+from jamgate_server.early import FrontEnd
 
 Item = SessionMessage | Exception
 # pydantic's error types for a line that is not JSON text, or not UTF-8.
@@ -102,46 +101,17 @@ def _error(request_id: int | str | None, code: int, message: str) -> types.JSONR
                               error=types.ErrorData(code=code, message=message))
 
 
-# ---- stdin ------------------------------------------------------------------------------------
-
-def _claim_stdin() -> tuple[IO[bytes], Callable[[], None]]:
-    """A private duplicate of fd 0 to read the wire from, with fd 0 on the null device; the
-    restore function points fd 0 back. Falls back to stdin's own buffer."""
-    try:
-        if sys.platform == "win32":  # pragma: no cover
-            private = os.dup(0)
-        else:
-            import fcntl
-
-            private = fcntl.fcntl(0, fcntl.F_DUPFD_CLOEXEC, 3)
-    except OSError:
-        return sys.stdin.buffer, lambda: None
-    try:
-        null = os.open(os.devnull, os.O_RDONLY)
-        try:
-            os.dup2(null, 0)
-        finally:
-            os.close(null)
-    except OSError:
-        os.close(private)
-        return sys.stdin.buffer, lambda: None
-
-    def restore() -> None:
-        with contextlib.suppress(OSError):
-            os.dup2(private, 0)
-
-    # closefd=False: a worker thread may still be blocked reading it when serving ends.
-    return os.fdopen(private, "rb", closefd=False), restore
-
+# ---- the streams ------------------------------------------------------------------------------
 
 @contextlib.asynccontextmanager
-async def stdio_transport() -> AsyncIterator[tuple[ReadStream[Item],
-                                                   WriteStream[SessionMessage]]]:
-    """The SDK's stdio streams, with unreadable lines answered instead of dropped."""
-    buffer, restore = _claim_stdin()
-    text = TextIOWrapper(buffer, encoding="utf-8", errors="surrogateescape")
+async def stdio_transport(front: FrontEnd) -> AsyncIterator[tuple[ReadStream[Item],
+                                                                  WriteStream[SessionMessage]]]:
+    """The SDK's stdio streams over the front end's lines and output (`early.py`), with
+    unreadable lines answered instead of dropped."""
+    lines = anyio.wrap_file(cast(IO[str], front.lines))
+    sink = anyio.wrap_file(cast(IO[str], front.sink))
     try:
-        async with stdio_server(stdin=anyio.wrap_file(text)) as (read_stream, write_stream):
+        async with stdio_server(stdin=lines, stdout=sink) as (read_stream, write_stream):
             send, receive = anyio.create_memory_object_stream[Item](0)
 
             async def pump() -> None:
@@ -159,4 +129,4 @@ async def stdio_transport() -> AsyncIterator[tuple[ReadStream[Item],
                 yield receive, write_stream
                 group.cancel_scope.cancel()
     finally:
-        restore()
+        front.close()
