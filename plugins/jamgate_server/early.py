@@ -87,7 +87,7 @@ class FrontEnd:
         self._restore = restore
         self._exit_now = exit_now
         self._lock = threading.Lock()
-        self._lines: queue.SimpleQueue[str] = queue.SimpleQueue()
+        self._lines: queue.SimpleQueue[str | None] = queue.SimpleQueue()
         self._digest = SessionDigest()
         self._phase = LOADING
         self._keying = True  # still in the session's cacheable opening
@@ -95,7 +95,7 @@ class FrontEnd:
         self._stdin_closed = False
         self._awaited: dict[str, str] = {}  # the SDK's replies still due: id → reply key
         self._sent: dict[str, dict[str, Any]] = {}  # answered here: id → the body sent
-        self.lines = _Lines(self._lines)
+        self.lines = _Lines(self)
         self.sink = _Sink(self)
 
     @classmethod
@@ -144,22 +144,43 @@ class FrontEnd:
     # ---- the reader thread -------------------------------------------------------------------
 
     def _read(self) -> None:
+        """Read the wire until the SDK has taken over (then it reads it itself, `read_line`)."""
         while True:
-            try:
-                line = self._in.readline()
-            except (OSError, ValueError):
-                line = ""
-            if not line:
-                break
+            line = self._readline()
             with self._lock:
-                self._consider(line)
+                self._take(line)
                 self._lines.put(line)
+                if not line:
+                    return
+                if self._phase == SERVING:
+                    self._lines.put(None)  # the SDK reads the wire itself from here
+                    return
+
+    def read_line(self) -> str:
+        """The next line straight from the wire, once the reader thread has stopped."""
+        line = self._readline()
         with self._lock:
-            self._stdin_closed = True
-            if self._owed_nothing() and self._phase == LOADING:
-                _log.debug("the client left before the SDK was needed")
-                self._exit_now(0)
-            self._lines.put("")
+            self._take(line)
+        return line
+
+    def next_read(self) -> str | None:
+        """The next line the reader thread queued; None when it stopped reading."""
+        return self._lines.get()
+
+    def _readline(self) -> str:
+        try:
+            return self._in.readline()
+        except (OSError, ValueError):
+            return ""
+
+    def _take(self, line: str) -> None:
+        if line:
+            self._consider(line)
+            return
+        self._stdin_closed = True
+        if self._owed_nothing() and self._phase == LOADING:
+            _log.debug("the client left before the SDK was needed")
+            self._exit_now(0)
 
     def _consider(self, line: str) -> None:
         """Key a line of the session's opening, and answer it when its reply is known."""
@@ -252,11 +273,13 @@ def _id_key(value: Any) -> str | None:
 
 
 class _Lines(io.TextIOBase):
-    """The SDK's stdin: every line the front end read, in order; "" at the end."""
+    """The SDK's stdin: every line the front end read, in order, then the wire itself; ""
+    at the end."""
 
-    def __init__(self, lines: queue.SimpleQueue[str]) -> None:
+    def __init__(self, front: FrontEnd) -> None:
         super().__init__()
-        self._queue = lines
+        self._front = front
+        self._direct = False
         self._ended = False
 
     def readable(self) -> bool:
@@ -265,7 +288,10 @@ class _Lines(io.TextIOBase):
     def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
         if self._ended:
             return ""
-        line = self._queue.get()
+        line = self._front.read_line() if self._direct else self._front.next_read()
+        if line is None:
+            self._direct = True
+            line = self._front.read_line()
         self._ended = not line
         return line
 
