@@ -33,7 +33,8 @@ _log = logging.getLogger(__name__)
 FORMAT = 1
 FILE_NAME = "stdio-replies.json"
 MAX_SETS = 4  # fingerprints kept (a few configurations used in turn)
-MAX_REPLIES = 64  # replies kept per fingerprint, oldest dropped first
+MAX_REPLIES = 32  # replies kept per fingerprint, oldest dropped first
+STALE_SECONDS = 60  # a temporary file older than this was left by a killed writer
 # Requests whose answer depends only on the session so far and the fingerprint. Keep to
 # listings that never show the store's contents.
 CACHEABLE = frozenset({"initialize", "tools/list", "server/discover", "resources/list",
@@ -130,6 +131,7 @@ class ReplyCache:
         temporary = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
         try:
             make_private_dir(self.path.parent)
+            self._remove_stale_temporaries()
             fd = open_private(temporary, os.O_WRONLY | os.O_TRUNC)
             with os.fdopen(fd, "w", encoding="utf-8") as out:
                 json.dump(document, out, ensure_ascii=False, separators=(",", ":"))
@@ -140,6 +142,15 @@ class ReplyCache:
             _log.debug(f"start-up replies not saved to {self.path}: {exc}")
             with contextlib.suppress(OSError):
                 temporary.unlink()
+
+    def _remove_stale_temporaries(self) -> None:
+        """Temporary files of writers killed before their rename."""
+        import time
+
+        for leftover in self.path.parent.glob(f".{self.path.name}.*.tmp"):
+            with contextlib.suppress(OSError):
+                if time.time() - leftover.stat().st_mtime > STALE_SECONDS:
+                    leftover.unlink()
 
     def _read(self) -> dict[str, dict[str, Body]]:
         """Every fingerprint's replies in the file, oldest first; {} when absent or unusable."""

@@ -266,3 +266,15 @@ def test_secrets_never_reach_the_cache_file(tmp_path: Path,
     cache.save()
     assert "secret" not in (tmp_path / FILE_NAME).read_text()
     assert not [name for name in os.listdir(tmp_path) if name.endswith(".tmp")]
+
+
+def test_a_killed_writers_temporary_file_is_removed_by_the_next_save(tmp_path: Path) -> None:
+    old, fresh = tmp_path / f".{FILE_NAME}.1.tmp", tmp_path / f".{FILE_NAME}.2.tmp"
+    for leftover in (old, fresh):
+        leftover.write_text("{")
+    os.utime(old, (1_000_000_000, 1_000_000_000))
+    cache = ReplyCache(tmp_path / FILE_NAME, "fingerprint")
+    cache.put("key", {"result": {"tools": []}})
+    cache.save()
+    assert not old.exists() and fresh.exists()  # the fresh one may be a live writer's
+    assert ReplyCache(tmp_path / FILE_NAME, "fingerprint").get("key") == {"result": {"tools": []}}
