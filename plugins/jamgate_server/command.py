@@ -78,10 +78,23 @@ def _start_front_end() -> FrontEnd:
     from jamgate_server.early import FrontEnd
     from jamgate_server.reply_cache import FILE_NAME, ReplyCache, cache_dir, fingerprint
 
-    plugins = [f"{i.name}={i.target} ({i.distribution})" for i in discover(PLUGINS)]
+    plugins = [f"{i.name}={i.target} ({i.distribution} {_version_of(i.distribution)})"
+               for i in discover(PLUGINS)]
     cache = ReplyCache(cache_dir() / FILE_NAME,
                        fingerprint(default_home() / "jamgate.toml", plugins))
     return FrontEnd.start(cache, exit_now)
+
+
+def _version_of(distribution: str) -> str:
+    """A plugin distribution's version (Jamgate's own is in the fingerprint already)."""
+    if distribution == "jamgate":
+        return ""
+    import importlib.metadata as md
+
+    try:
+        return md.version(distribution)
+    except md.PackageNotFoundError:
+        return "?"
 
 
 def _may_set_http() -> bool:

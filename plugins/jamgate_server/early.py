@@ -41,6 +41,7 @@ _log = logging.getLogger(__name__)
 
 LOADING, OPENING, SERVING = "loading", "opening", "serving"
 PREFIX_LIMIT = 16  # requests of a session's opening that are keyed and recorded
+SETTLE_LIMIT = 64  # the SDK's lines read for awaited replies (one may never come: cancelled)
 _MESSAGE_KEYS = frozenset({"jsonrpc", "id", "method", "params"})
 
 
@@ -95,6 +96,8 @@ class FrontEnd:
         self._stdin_closed = False
         self._awaited: dict[str, str] = {}  # the SDK's replies still due: id → reply key
         self._sent: dict[str, dict[str, Any]] = {}  # answered here: id → the body sent
+        self._sdk_lines = 0
+        self._answered_any = False
         self.lines = _Lines(self)
         self.sink = _Sink(self)
 
@@ -139,7 +142,10 @@ class FrontEnd:
         self._restore()
 
     def _owed_nothing(self) -> bool:
-        return self._stdin_closed and self._answering
+        """The client left after a session whose every request was answered here. A client
+        that sent nothing gets the old path (`jamgate serve </dev/null` still opens the app,
+        so a broken store or configuration is reported)."""
+        return self._stdin_closed and self._answering and self._answered_any
 
     # ---- the reader thread -------------------------------------------------------------------
 
@@ -210,6 +216,7 @@ class FrontEnd:
             self._answering = False
             return
         self._sent[request_id] = body
+        self._answered_any = True
         _log.debug(f"answered {message['method']} from the start-up replies")
 
     def _stop_keying(self) -> None:
@@ -224,6 +231,10 @@ class FrontEnd:
     def sdk_write(self, text: str) -> None:
         """A line the SDK writes: dropped when it answers a request answered here."""
         with self._lock:
+            self._sdk_lines += 1
+            if self._sdk_lines > SETTLE_LIMIT:
+                self._awaited.clear()
+                self._sent.clear()
             if not (self._awaited and self._settle(text)):
                 self._write(text)
             if not self._awaited and self._cache.dirty:

@@ -278,3 +278,12 @@ def test_a_killed_writers_temporary_file_is_removed_by_the_next_save(tmp_path: P
     cache.save()
     assert not old.exists() and fresh.exists()  # the fresh one may be a live writer's
     assert ReplyCache(tmp_path / FILE_NAME, "fingerprint").get("key") == {"result": {"tools": []}}
+
+
+def test_a_client_that_sends_nothing_still_has_a_broken_configuration_reported(
+        tmp_path: Path) -> None:
+    env = server_env(tmp_path / "home", store="no-such-store")
+    env["XDG_CACHE_HOME"] = str(tmp_path / "cache")
+    done = subprocess.run([sys.executable, "-m", "jamgate_core.cli", "serve"], env=env,
+                          input=b"", capture_output=True, timeout=READ_SECONDS)
+    assert done.returncode == 2 and b"no-such-store" in done.stderr
