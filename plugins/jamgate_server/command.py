@@ -16,44 +16,110 @@ from jamgate_core.hookspecs import hookimpl
 
 if TYPE_CHECKING:
     from jamgate_core.contracts import Application, Register
+    from jamgate_server.early import FrontEnd
 
 _log = logging.getLogger(__name__)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    if not (getattr(args, "log_level", None) or os.environ.get("JAMGATE_LOG_LEVEL")):
+        configure_logging("info")  # a server says what it serves, and logs each request
+    if args.http or (_may_set_http() and _settings_http()):
+        return _serve_http(args)
+    return _serve_stdio()
+
+
+def _serve_http(args: argparse.Namespace) -> int:
+    from jamgate_core.app import open_app
+    from jamgate_core.settings import load_settings
+    from jamgate_server.auth import require_token
+    from jamgate_server.http import serve_http
+
+    require_token(load_settings())  # refuse before opening anything
+    app = open_app()
+    try:
+        return serve_http(app, host=args.host, port=args.port)
+    finally:
+        app.close()
+
+
+def _serve_stdio() -> int:
+    """MCP on stdio: the front end reads the wire at once (`early.py`) while this thread
+    imports the SDK and opens the app."""
+    interactive = sys.stdin.isatty()
+    front = _start_front_end()
     import anyio
 
     from jamgate_core.app import open_app
-    from jamgate_core.settings import load_settings
     from jamgate_server.mcp import serve_stdio
 
-    if not (getattr(args, "log_level", None) or os.environ.get("JAMGATE_LOG_LEVEL")):
-        configure_logging("info")  # a server says what it serves, and logs each request
-    if args.http or load_settings().http:
-        from jamgate_server.auth import require_token
-        from jamgate_server.http import serve_http
-
-        require_token(load_settings())  # refuse before opening anything
-        app = open_app()
-        try:
-            return serve_http(app, host=args.host, port=args.port)
-        finally:
-            app.close()
+    if not front.begin_opening():
+        exit_now(EXIT_OK)  # the client left, owed nothing
     app = open_app()
     try:
-        if sys.stdin.isatty():
+        if interactive:
             describe = app.describe()
             _log.info(
                 f"Jamgate {__version__}: serving MCP on stdio. Store: {describe['store']} at "
                 f"{describe['location']}. Waiting for an MCP client (Ctrl-C to stop); see the "
                 "README for the client snippet.")
-        anyio.run(serve_stdio, app)
+        anyio.run(serve_stdio, app, front)
     except KeyboardInterrupt:
         pass
     finally:
         app.close()
     exit_now(EXIT_OK)
     return EXIT_OK  # pragma: no cover - exit_now does not return
+
+
+def _start_front_end() -> FrontEnd:
+    from jamgate_core.loader import PLUGINS, discover
+    from jamgate_core.settings import default_home
+    from jamgate_server.early import FrontEnd
+    from jamgate_server.reply_cache import FILE_NAME, ReplyCache, cache_dir, fingerprint
+
+    plugins = [f"{i.name}={i.target} ({i.distribution} {_version_of(i.distribution)})"
+               for i in discover(PLUGINS)]
+    cache = ReplyCache(cache_dir() / FILE_NAME,
+                       fingerprint(default_home() / "jamgate.toml", plugins))
+    return FrontEnd.start(cache, exit_now)
+
+
+def _version_of(distribution: str) -> str:
+    """A plugin distribution's version (Jamgate's own is in the fingerprint already)."""
+    if distribution == "jamgate":
+        return ""
+    import importlib.metadata as md
+
+    try:
+        return md.version(distribution)
+    except md.PackageNotFoundError:
+        return "?"
+
+
+def _may_set_http() -> bool:
+    """Whether the settings could turn HTTP mode on: a JAMGATE_HTTP variable (any case) or an
+    `http` key in jamgate.toml (or a file that cannot be read: the settings say why)."""
+    if any(name.upper() == "JAMGATE_HTTP" for name in os.environ):
+        return True
+    import tomllib
+
+    from jamgate_core.settings import default_home
+
+    path = default_home() / "jamgate.toml"
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return False
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return True
+    return any(key.lower() == "http" for key in data)
+
+
+def _settings_http() -> bool:
+    from jamgate_core.settings import load_settings
+
+    return load_settings().http
 
 
 def exit_now(code: int) -> None:

@@ -13,7 +13,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import mcp_types as types
@@ -29,6 +29,9 @@ from jamgate_core.contracts import LOCAL
 from jamgate_core.errors import JamgateError, NotFound
 from jamgate_core.models import ClientInfo, ForgetResult, ListResult, RecallResult, Verdict
 from jamgate_server import profile
+
+if TYPE_CHECKING:
+    from jamgate_server.early import FrontEnd
 
 _log = logging.getLogger(__name__)
 
@@ -320,11 +323,16 @@ def build_server(app: App, *, origin: str = "mcp",
     return server
 
 
-async def serve_stdio(app: App) -> None:
-    """Serve MCP over stdin/stdout until the client hangs up; a line that cannot be read gets
-    a JSON-RPC error (`stdio.py`), never silence."""
+async def serve_stdio(app: App, front: FrontEnd) -> None:
+    """Serve MCP over stdin/stdout until the client hangs up, taking over from the front end
+    (`early.py`); a line that cannot be read gets a JSON-RPC error (`stdio.py`), never
+    silence."""
     from jamgate_server.stdio import stdio_transport
 
     server = build_server(app, inline=runs_inline(app))
-    async with stdio_transport() as (read_stream, write_stream):
-        await server.run(read_stream, write_stream, server.create_initialization_options())
+    options = server.create_initialization_options()
+    if not front.hand_over():
+        front.close()
+        return  # the client left, owed nothing
+    async with stdio_transport(front) as (read_stream, write_stream):
+        await server.run(read_stream, write_stream, options)

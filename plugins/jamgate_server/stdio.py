@@ -8,21 +8,19 @@ error: -32700 when it is not UTF-8 JSON text, -32600 when it is JSON but no vali
 error carries the request's id when a lenient parse finds one (so the client's call ends),
 else `null`; a notification or a response that fails gets no answer, as JSON-RPC says.
 
-Like the SDK, stdin's descriptor is moved to a private one and fd 0 points at the null
-device while serving, so nothing else in the process reads the wire; stdout's likewise, with
-fd 1 on stderr. On a pipe (what an MCP client gives) the lines are read on the event loop and
-the answers written by one thread (`stdio_wire`, D-204); otherwise the SDK's streams serve.
+The lines come from the front end (`early.py`), which claimed stdin and stdout at the start
+and may have answered the session's first requests before the SDK was loaded. Once it stops
+reading, a pipe is read on the event loop and the answers written by one thread
+(`stdio_wire`, D-204); otherwise (a regular file) the SDK's streams read and write through the
+front end.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
-import os
-import sys
-from collections.abc import AsyncIterator, Callable
-from io import TextIOWrapper
-from typing import IO, Any
+from collections.abc import AsyncIterator
+from typing import IO, Any, cast
 
 import anyio
 import mcp_types as types
@@ -33,6 +31,7 @@ from mcp_types.jsonrpc import INVALID_REQUEST, PARSE_ERROR
 from pydantic import ValidationError
 
 from jamgate_server import stdio_wire
+from jamgate_server.early import FrontEnd
 
 Item = SessionMessage | Exception
 # pydantic's error types for a line that is not JSON text, or not UTF-8.
@@ -106,97 +105,82 @@ def _error(request_id: int | str | None, code: int, message: str) -> types.JSONR
                               error=types.ErrorData(code=code, message=message))
 
 
-# ---- stdin ------------------------------------------------------------------------------------
-
-def _claim_stdin() -> tuple[IO[bytes], Callable[[], None]]:
-    """A private duplicate of fd 0 to read the wire from, with fd 0 on the null device; the
-    restore function points fd 0 back. Falls back to stdin's own buffer."""
-    private, restore = _claim(0, lambda: os.open(os.devnull, os.O_RDONLY))
-    if private is None:
-        return sys.stdin.buffer, restore
-    # closefd=False: a worker thread may still be blocked reading it when serving ends.
-    return os.fdopen(private, "rb", closefd=False), restore
-
-
-def _claim(fd: int, diversion: Callable[[], int]) -> tuple[int | None, Callable[[], None]]:
-    """A private duplicate of `fd` (None when it cannot be made or `fd` not diverted), with
-    `fd` pointed at the descriptor `diversion` opens; the restore function points it back."""
-    try:
-        if sys.platform == "win32":  # pragma: no cover
-            private = os.dup(fd)
-        else:
-            import fcntl
-
-            private = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 3)
-    except OSError:
-        return None, lambda: None
-    try:
-        diverted = diversion()
-        try:
-            os.dup2(diverted, fd)
-        finally:
-            os.close(diverted)
-    except OSError:
-        os.close(private)
-        return None, lambda: None
-
-    def restore() -> None:
-        with contextlib.suppress(OSError):
-            os.dup2(private, fd)
-
-    return private, restore
-
-
-def _stderr_or_null() -> int:
-    try:
-        return os.dup(2)
-    except OSError:
-        return os.open(os.devnull, os.O_WRONLY)
-
+# ---- the streams ------------------------------------------------------------------------------
 
 @contextlib.asynccontextmanager
-async def stdio_transport() -> AsyncIterator[tuple[ReadStream[Item],
-                                                   WriteStream[SessionMessage]]]:
-    """The stdio streams, with unreadable lines answered instead of dropped: the wire read on
-    the event loop (`stdio_wire`), else the SDK's."""
-    buffer, restore = _claim_stdin()
+async def stdio_transport(front: FrontEnd) -> AsyncIterator[tuple[ReadStream[Item],
+                                                                  WriteStream[SessionMessage]]]:
+    """The streams of the session the front end opened (`early.py`), with unreadable lines
+    answered instead of dropped: the wire on the event loop where it can be watched, else the
+    SDK's streams over the front end's lines and output."""
+    fds = front.wire_fds()
+    if fds is not None and stdio_wire.watchable(fds[0]):
+        async with _wire_streams(front, *fds) as streams:
+            yield streams
+        return
+    lines = anyio.wrap_file(cast(IO[str], front.lines))
+    sink = anyio.wrap_file(cast(IO[str], front.sink))
     try:
-        if stdio_wire.watchable(buffer.fileno()):
-            async with _wire_streams(buffer.fileno()) as streams:
-                yield streams
-        else:
-            async with _sdk_streams(buffer) as streams:
-                yield streams
+        async with stdio_server(stdin=lines, stdout=sink) as (read_stream, write_stream):
+            send, receive = anyio.create_memory_object_stream[Item](0)
+
+            async def pump() -> None:
+                async with send:
+                    async for item in read_stream:
+                        if isinstance(item, Exception):
+                            reply = error_for(item)
+                            if reply is not None:
+                                await write_stream.send(SessionMessage(reply))
+                            continue
+                        await send.send(item)
+
+            async with anyio.create_task_group() as group:
+                group.start_soon(pump)
+                yield receive, write_stream
+                group.cancel_scope.cancel()
     finally:
-        restore()
+        front.close()
 
 
 @contextlib.asynccontextmanager
-async def _wire_streams(fd: int) -> AsyncIterator[tuple[ReadStream[Item],
-                                                         WriteStream[SessionMessage]]]:
-    """Lines read on the event loop, answers written by one thread (`stdio_wire`), stdout
-    claimed as the SDK claims it (fd 1 on stderr while serving)."""
-    out, restore = _claim(1, _stderr_or_null)
+async def _wire_streams(front: FrontEnd, fd_in: int, fd_out: int,
+                        ) -> AsyncIterator[tuple[ReadStream[Item], WriteStream[SessionMessage]]]:
+    """The lines the front end read, then the wire read on the event loop (`stdio_wire`);
+    answers written by one thread, less those the front end already gave."""
     send, receive = anyio.create_memory_object_stream[Item](0)
     answers, to_write = anyio.create_memory_object_stream[SessionMessage](0)
     writer: stdio_wire.Writer | None = None
     try:
         async with anyio.create_task_group() as group:
-            writer = stdio_wire.Writer(1 if out is None else out, group.cancel_scope.cancel)
+            writer = stdio_wire.Writer(fd_out, group.cancel_scope.cancel)
+
+            def emit(message: SessionMessage) -> None:
+                text = stdio_wire.text(message)
+                if front.keeps(text):
+                    writer.send(text.encode("utf-8"))
+
+            async def deliver(line: str) -> None:
+                item = stdio_wire.parse(line)
+                if not isinstance(item, Exception):
+                    await send.send(item)
+                elif (reply := error_for(item)) is not None:
+                    emit(SessionMessage(reply))
 
             async def read() -> None:
                 async with send:
-                    async for line in stdio_wire.lines(fd):
-                        item = stdio_wire.parse(line)
-                        if not isinstance(item, Exception):
-                            await send.send(item)
-                        elif (reply := error_for(item)) is not None:
-                            writer.send(stdio_wire.encode(SessionMessage(reply)))
+                    while (line := await anyio.to_thread.run_sync(front.next_read)) is not None:
+                        if not line:
+                            return  # the client hung up while the front end read
+                        await deliver(line)
+                    async for line in stdio_wire.lines(fd_in):
+                        front.take(line)
+                        await deliver(line)
+                    front.take("")
 
             async def write() -> None:
                 async with to_write:
                     async for message in to_write:
-                        writer.send(stdio_wire.encode(message))
+                        emit(message)
 
             group.start_soon(read)
             group.start_soon(write)
@@ -205,28 +189,4 @@ async def _wire_streams(fd: int) -> AsyncIterator[tuple[ReadStream[Item],
     finally:
         if writer is not None:
             writer.close()
-        restore()
-
-
-@contextlib.asynccontextmanager
-async def _sdk_streams(buffer: IO[bytes]) -> AsyncIterator[tuple[ReadStream[Item],
-                                                                  WriteStream[SessionMessage]]]:
-    """The SDK's stdio streams over `buffer`, each line it cannot read answered."""
-    text = TextIOWrapper(buffer, encoding="utf-8", errors="surrogateescape")
-    async with stdio_server(stdin=anyio.wrap_file(text)) as (read_stream, write_stream):
-        send, receive = anyio.create_memory_object_stream[Item](0)
-
-        async def pump() -> None:
-            async with send:
-                async for item in read_stream:
-                    if isinstance(item, Exception):
-                        reply = error_for(item)
-                        if reply is not None:
-                            await write_stream.send(SessionMessage(reply))
-                        continue
-                    await send.send(item)
-
-        async with anyio.create_task_group() as group:
-            group.start_soon(pump)
-            yield receive, write_stream
-            group.cancel_scope.cancel()
+        front.close()

@@ -89,10 +89,9 @@ def parse(line: str) -> SessionMessage | Exception:
         return exc
 
 
-def encode(message: SessionMessage) -> bytes:
+def text(message: SessionMessage) -> str:
     """One message as the SDK writes it: JSON by alias, unset fields left out, one line."""
-    text = message.message.model_dump_json(by_alias=True, exclude_unset=True)
-    return (text + "\n").encode("utf-8")
+    return message.message.model_dump_json(by_alias=True, exclude_unset=True) + "\n"
 
 
 class Writer:

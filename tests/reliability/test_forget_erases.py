@@ -103,6 +103,9 @@ def test_forget_then_grep_finds_nothing(store: str, tmp_path: Path) -> None:
 
     second = spawn_server(env)
     try:
+        # The app is open once a tool has answered (the handshake may come from the start-up
+        # replies before the app is opened, D-201).
+        second.call("list_memories", {})
         if store == "file":
             assert not any(path.exists() for path in debris), "opening swept the debris"
         gone = second.call("forget_memory", {"id": saved["id"]})
