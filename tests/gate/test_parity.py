@@ -97,9 +97,7 @@ EDGE_CASES: list[tuple[str, str | None]] = [
     ("password: abcdefghij", "secret.password"),
     ("pwd=abc123", "secret.password"),
     ("api key: sk-abc", "secret.password"),
-    # 15 characters are no API key; an agent's bare fragment is junk to the classifier
-    # since it reads "no anchor" (D-210)
-    ("sk-" + "a" * 15, "classifier.junk"),
+    ("sk-" + "a" * 15, None),  # 15 characters are no API key
     ("sk-" + "a" * 16, "secret.api_key"),
     ("bearer " + "a" * 19, None),
     ("bearer " + "a" * 20, "secret.bearer_token"),

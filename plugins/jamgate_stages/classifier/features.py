@@ -2,8 +2,9 @@
 
 Language-independent by construction: character 2–4-grams of the folded text (digits read as
 `0`), folded words and word pairs, and a few shape signals (length, lines, a closing question
-mark, symbol density, clause separators, the declared type), and the closed word classes of
-`markers` (a person, the present moment, standing words) in many languages. The source is not
+mark, symbol density, clause separators, the declared type), the closed word classes of
+`markers` (a person, the present moment, standing words) in many languages, and the text's
+edges, structure and scripts (`shape`). The source is not
 a feature:
 the corpus's refusals lean on agent-inferred text, and a model would learn to distrust every
 inference; provenance acts on the decision instead (`model.AGENT_MARGIN`). Each feature is
@@ -23,6 +24,7 @@ from itertools import pairwise
 from jamgate_core import fold, words
 from jamgate_stages._lazy_re import lazy_compile
 from jamgate_stages.classifier.markers import marker_features, named_person
+from jamgate_stages.classifier.shape import shape_features
 
 DIMENSION = 1 << 17
 MAX_CHARS = 800
@@ -55,6 +57,7 @@ def feature_names(text: str, source: str | None, type: str | None) -> list[str]:
         f"parts:{_bucket(len(_SEPARATORS.findall(head)), (1, 2, 3, 5, 8, 13))}",
         f"first:{tokens[0] if tokens else ''}",
         *marker_features(tokens, named_person(head)),
+        *shape_features(head, folded, tokens),
     ]
     return names
 
