@@ -6,7 +6,7 @@ runs of `jamgate bench speed` drift by more than the difference.
 
 Run: python benchmarks/stdio_alternating.py --other /path/to/other/.venv/bin/python
        [--size 10000] [--samples 300]
-Prints each server's CPU p50 and mean per save and per recall (all its threads, from
+Prints each server's CPU p50 and mean (and wall p50) per save and per recall (all its threads, from
 /proc/<pid>/task/*/schedstat, Linux), with the same workload as `jamgate bench speed`'s stdio
 tier (seeded personal facts; a third of the saves on a subject that has a record).
 """
@@ -20,6 +20,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 from jamgate_commands.bench_speed import Progress, filled_app
@@ -52,6 +53,7 @@ def main() -> int:
         pythons = {"this": sys.executable, "other": args.other}
         sessions = {name: start(pythons[name], home) for name, home in homes.items()}
         cpu: dict[tuple[str, str], list[float]] = {}
+        wall: dict[tuple[str, str], list[float]] = {}
         try:
             calls = [("save_memory", {"text": workload.text()}) for _ in range(5)]
             for i in range(args.samples):
@@ -63,17 +65,19 @@ def main() -> int:
                 # who goes first alternates per save-and-recall pair, for both tools alike
                 for name in (("this", "other") if (n - 5) // 2 % 2 else ("other", "this")):
                     session = sessions[name]
-                    before = server_cpu(session.process.pid)
+                    before, began = server_cpu(session.process.pid), time.perf_counter()
                     session.call(tool, arguments)
-                    after = server_cpu(session.process.pid)
+                    elapsed, after = time.perf_counter() - began, server_cpu(session.process.pid)
                     if n >= 5 and before is not None and after is not None:
                         cpu.setdefault((name, tool), []).append(after - before)
+                        wall.setdefault((name, tool), []).append(elapsed)
         finally:
             for session in sessions.values():
                 session.close()
     for (name, tool), samples in sorted(cpu.items()):
         print(f"{name:5s} {tool:13s} server CPU p50 {statistics.median(samples) * 1e3:6.2f} ms"
-              f"  mean {statistics.mean(samples) * 1e3:6.2f} ms  n={len(samples)}")
+              f"  mean {statistics.mean(samples) * 1e3:6.2f} ms"
+              f"  wall p50 {statistics.median(wall[name, tool]) * 1e3:6.2f} ms  n={len(samples)}")
     return 0
 
 

@@ -233,3 +233,46 @@ def test_buffered_lines_are_written_together_and_erased_by_a_forget(log_path: Pa
     assert [e.get("text") for e in entries[-3:]] == ["Fact number 255", None, "The last fact"]
     assert forgotten.text not in log_path.read_text(encoding="utf-8")
     assert entries[0]["erased"] is True
+
+
+def test_a_log_replaced_or_removed_between_lines_is_opened_anew(log_path: Path) -> None:
+    """The writer keeps the log open between lines (D-241), yet never writes into a file that
+    is no longer the log: another process's rotation, an erasure's rewrite, a removed folder."""
+    log = GateLog(log_path, 10_000)
+    log.jamgate_decision(verdict(), candidate("first line"), False, "mcp")
+    log_path.rename(log_path.with_name("elsewhere.log"))  # as a rotation does
+    log.jamgate_decision(verdict(), candidate("second line"), False, "mcp")
+    assert [e["text"] for e in lines(log_path)] == ["second line"]
+    assert [e["text"] for e in lines(log_path.with_name("elsewhere.log"))] == ["first line"]
+
+    for leftover in log_path.parent.iterdir():
+        leftover.unlink()
+    log_path.parent.rmdir()
+    log.jamgate_decision(verdict(), candidate("third line"), False, "mcp")
+    assert [e["text"] for e in lines(log_path)] == ["third line"]
+
+
+def test_a_full_log_held_open_still_rotates(log_path: Path) -> None:
+    log = GateLog(log_path, 600)
+    for n in range(12):
+        log.jamgate_decision(verdict(), candidate(f"line number {n}"), False, "mcp")
+    rotated = log_path.with_name(log_path.name + ".1")
+    texts = [e["text"] for e in lines(rotated) + lines(log_path)]
+    assert texts == [f"line number {n}" for n in range(12)][-len(texts):]
+    assert log_path.stat().st_size < 600 + MAX_LINE_BYTES
+
+
+def test_shutdown_closes_the_descriptors_kept_open(log_path: Path) -> None:
+    import os
+
+    def open_fds() -> int:
+        return len(os.listdir("/proc/self/fd"))
+
+    before = open_fds()
+    log = GateLog(log_path, 10_000)
+    log.jamgate_decision(verdict(), candidate(), False, "mcp")
+    assert open_fds() == before + 2  # the lock and the log
+    log.jamgate_shutdown(None)
+    assert open_fds() == before
+    log.jamgate_decision(verdict(), candidate("after shutdown"), False, "mcp")
+    assert lines(log_path)[-1]["text"] == "after shutdown"

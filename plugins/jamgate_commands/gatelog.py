@@ -18,7 +18,9 @@ every line about no record whose text is the record's, loses its `text` and is m
 dropped. Each changed line is overwritten in place, padded with spaces to its old length (a
 line that would not fit makes the file be rewritten and replaced atomically). Appends hold a
 shared `flock` on `<path>.lock` while they open and write; rotation and erasure hold it
-exclusively, so no line appended meanwhile is lost.
+exclusively, so no line appended meanwhile is lost. Between lines the lock and the log stay
+open (`_OpenLog`): an append checks under the lock that the log is still the file at its path
+and below its cap, else opens both anew.
 """
 
 from __future__ import annotations
@@ -306,6 +308,53 @@ def _rewrite(path: Path, record: MemoryRecord) -> int:
     return len(edits)
 
 
+class _OpenLog:
+    """The lock file and the log held open between appends (D-241): an append is then a
+    shared lock, two stats and one write instead of opening both files again. The log is
+    only appended to while it is still the file at the log's path (not rotated or replaced
+    by an erasure, both done under the exclusive lock) and below its cap, in the process
+    that opened it."""
+
+    def __init__(self, lock_path: Path) -> None:
+        self.pid = os.getpid()
+        self.lock_fd = open_private(lock_path, os.O_RDWR)
+        self.log_fd = -1
+
+    @contextlib.contextmanager
+    def shared(self) -> Iterator[None]:
+        if fcntl is not None:
+            fcntl.flock(self.lock_fd, fcntl.LOCK_SH)
+        try:
+            yield
+        finally:
+            if fcntl is not None:
+                fcntl.flock(self.lock_fd, fcntl.LOCK_UN)
+
+    def append(self, lines: bytes, path: Path, max_bytes: int) -> bool:
+        """Append `lines` where the log is still this file and not full; False (nothing
+        written) where it must be opened anew."""
+        if self.pid != os.getpid() or self.log_fd < 0:
+            return False
+        with self.shared():
+            try:
+                current = os.stat(path)
+            except FileNotFoundError:
+                return False
+            held = os.fstat(self.log_fd)
+            if ((held.st_dev, held.st_ino) != (current.st_dev, current.st_ino)
+                    or held.st_size >= max_bytes):
+                return False
+            os.write(self.log_fd, lines)
+            return True
+
+    def close(self) -> None:
+        for fd in (self.log_fd, self.lock_fd):
+            if fd >= 0:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+        self.log_fd = self.lock_fd = -1
+
+
 class GateLog:
     """Appends decision lines to one file; a pluggy plugin of one app's manager."""
 
@@ -315,6 +364,7 @@ class GateLog:
         self.redact = redact
         self._warned = False
         self._pending: list[bytes] | None = None  # lines held by `buffered`
+        self._open: _OpenLog | None = None  # the lock and log kept open between lines
 
     @hookimpl
     def jamgate_decision(self, verdict: Verdict, candidate: Candidate, redact: bool,
@@ -361,18 +411,40 @@ class GateLog:
             self._write(b"".join(self._pending))
             self._pending.clear()
 
+    @hookimpl
+    def jamgate_shutdown(self, app: Any) -> None:
+        self._flush()
+        self.close()
+
+    def close(self) -> None:
+        """Close the descriptors kept open between lines (the next line opens them again)."""
+        if self._open is not None:
+            self._open.close()
+            self._open = None
+
     def _write(self, lines: bytes) -> None:
         try:
-            make_private_dir(self.path.parent)
-            self._rotate_if_full()
-            with _locked(self.lock_path, shared=True):
-                fd = open_private(self.path, os.O_WRONLY | os.O_APPEND)
-                try:
-                    os.write(fd, lines)
-                finally:
-                    os.close(fd)
+            if self._open is None or not self._open.append(lines, self.path, self.max_bytes):
+                self.close()
+                self._append_anew(lines)
         except OSError as exc:
+            self.close()
             self._warn(exc)
+
+    def _append_anew(self, lines: bytes) -> None:
+        """Create the folder, rotate a full log, append under the shared lock, and keep the
+        lock and the log open for the next line."""
+        make_private_dir(self.path.parent)
+        self._rotate_if_full()
+        opened = _OpenLog(self.lock_path)
+        try:
+            with opened.shared():
+                opened.log_fd = open_private(self.path, os.O_WRONLY | os.O_APPEND)
+                os.write(opened.log_fd, lines)
+        except BaseException:
+            opened.close()
+            raise
+        self._open = opened
 
     def erase(self, record: MemoryRecord) -> int:
         """Erase `record`'s text from the lines already logged, in the rotated file and the

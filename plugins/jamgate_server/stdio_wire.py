@@ -4,8 +4,9 @@ The SDK reads stdin and writes stdout through anyio's file wrapper: every line r
 write and flush is a trip to a worker thread and back to the event loop, three a tool call, about
 a tenth of a lexical save's CPU. Here stdin is read on the event loop — the selector says when the
 pipe holds bytes, then one `os.read` takes what is there (the descriptor stays blocking, so the
-pipe's other holders see no change) — and each answer is handed to one writer thread that never
-answers back: the loop only puts the bytes on a queue. The lines and their errors are the SDK's:
+pipe's other holders see no change) — and each answer is written at once where the pipe is
+empty and so cannot block (D-240), else handed to one writer thread that never answers back:
+the loop only puts the bytes on a queue. The lines and their errors are the SDK's:
 UTF-8 with invalid bytes kept as surrogate escapes, universal newlines, each line validated as a
 JSON-RPC message with the line ending on it, an answer written as the SDK writes it.
 
@@ -15,19 +16,28 @@ returns None and the SDK's transport serves.
 
 from __future__ import annotations
 
+import array
 import asyncio
 import codecs
 import contextlib
 import io
 import os
 import queue
+import stat
 import threading
 from collections.abc import AsyncIterator, Callable
 
 import mcp_types as types
 from mcp.shared.message import SessionMessage
 
+try:
+    import fcntl
+    import termios
+except ImportError:  # pragma: no cover - not POSIX: every answer goes through the thread
+    fcntl = None  # type: ignore[assignment]
+
 CHUNK = 1 << 16
+PAGE = 4096
 # How long the end of a session waits for the last answers to reach a client that reads slowly.
 DRAIN_SECONDS = 10.0
 
@@ -95,33 +105,95 @@ def text(message: SessionMessage) -> str:
 
 
 class Writer:
-    """Writes byte strings to `fd` in order from one daemon thread; `send` never waits. A
-    failed write (the client closed its end) stops the writing and calls `on_failure` on the
-    event loop once."""
+    """Writes byte strings to `fd` in order; `send` never waits. An answer goes out at once
+    from the caller's thread when it certainly fits: `fd` is a pipe the client has emptied and
+    nothing is queued (`_fits`, D-240). Otherwise it goes on a queue that one daemon thread
+    writes, so a client that stops reading cannot stall the event loop. A failed write (the
+    client closed its end) stops the writing and calls `on_failure` on the event loop once."""
 
     def __init__(self, fd: int, on_failure: Callable[[], None]) -> None:
         self._fd = fd
         self._queue: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
         self._loop = asyncio.get_running_loop()
         self._on_failure = on_failure
+        self._failed = False
+        self._queued = 0  # sent to the thread and not yet written (under `_count_lock`)
+        self._count_lock = threading.Lock()
+        self._room = _pipe_room(fd)  # bytes a write to an empty pipe takes whole; 0: not a pipe
         self._thread = threading.Thread(target=self._run, name="jamgate-stdout", daemon=True)
         self._thread.start()
 
     def send(self, data: bytes) -> None:
-        self._queue.put(data)
+        if self._failed:
+            return
+        with self._count_lock:
+            direct = self._queued == 0 and self._fits(data)
+            if not direct:
+                self._queued += 1
+        if not direct:
+            self._queue.put(data)
+            return
+        try:
+            _write_all(self._fd, data)
+        except OSError:
+            self._fail()
+
+    def _fits(self, data: bytes) -> bool:
+        """Whether writing `data` now cannot block: the pipe holds no unread byte, so every
+        buffer slot is free, and `data` is within its capacity less a page."""
+        if len(data) > self._room:
+            return False
+        try:
+            return _unread(self._fd) == 0
+        except OSError:
+            return False
 
     def close(self, seconds: float = DRAIN_SECONDS) -> None:
         """Write what is queued (waiting at most `seconds`), then stop the thread."""
         self._queue.put(None)
         self._thread.join(seconds)
 
+    def _fail(self) -> None:
+        if not self._failed:
+            self._failed = True
+            with contextlib.suppress(RuntimeError):  # the loop already closed
+                self._loop.call_soon_threadsafe(self._on_failure)
+
     def _run(self) -> None:
         while (data := self._queue.get()) is not None:
-            view = memoryview(data)
             try:
-                while view:
-                    view = view[os.write(self._fd, view):]
+                _write_all(self._fd, data)
             except OSError:
-                with contextlib.suppress(RuntimeError):  # the loop already closed
-                    self._loop.call_soon_threadsafe(self._on_failure)
+                self._fail()
                 return
+            finally:
+                with self._count_lock:
+                    self._queued -= 1
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _unread(fd: int) -> int:
+    """Bytes written to the pipe `fd` and not yet read by the other end (Linux, macOS)."""
+    count = array.array("i", [0])
+    fcntl.ioctl(fd, termios.FIONREAD, count, True)
+    return count[0]
+
+
+def _pipe_room(fd: int) -> int:
+    """How much one write to `fd` may carry when its pipe is empty: the pipe's capacity less
+    a page; 0 where `fd` is not a pipe or the platform cannot say (every write then goes
+    through the writer thread)."""
+    if fcntl is None or not hasattr(fcntl, "F_GETPIPE_SZ"):
+        return 0
+    try:
+        if not stat.S_ISFIFO(os.fstat(fd).st_mode):
+            return 0
+        _unread(fd)
+        return max(fcntl.fcntl(fd, fcntl.F_GETPIPE_SZ) - PAGE, 0)
+    except OSError:
+        return 0

@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -87,6 +88,45 @@ def test_the_writer_keeps_order_and_reports_a_closed_pipe() -> None:
     received, failed = asyncio.run(run())
     assert received == b"".join(b"%d\n" % n for n in range(200))
     assert failed
+
+
+def test_an_answer_to_a_client_that_has_read_everything_is_written_at_once() -> None:
+    async def run() -> list[bytes]:
+        read_fd, write_fd = os.pipe()
+        writer = stdio_wire.Writer(write_fd, lambda: None)
+        seen = []
+        for n in range(50):
+            writer.send(b"%d\n" % n)
+            os.set_blocking(read_fd, False)  # written already: no wait for a thread
+            seen.append(os.read(read_fd, 65536))
+        writer.close()
+        os.close(read_fd)
+        os.close(write_fd)
+        return seen
+
+    assert asyncio.run(run()) == [b"%d\n" % n for n in range(50)]
+
+
+def test_a_client_that_stops_reading_never_stalls_the_sender() -> None:
+    """Past the pipe's capacity every answer waits on the writer thread, in order."""
+    chunks = [bytes([65 + n % 26]) * 4000 + b"\n" for n in range(100)]  # ~400 kB, > 64 KiB
+
+    async def run() -> bytes:
+        read_fd, write_fd = os.pipe()
+        writer = stdio_wire.Writer(write_fd, lambda: None)
+        sender = threading.Thread(target=lambda: [writer.send(c) for c in chunks])
+        sender.start()
+        sender.join(10)
+        assert not sender.is_alive(), "send blocked on a full pipe"
+        received = b""
+        while len(received) < sum(map(len, chunks)):
+            received += os.read(read_fd, 65536)
+        writer.close()
+        os.close(read_fd)
+        os.close(write_fd)
+        return received
+
+    assert asyncio.run(run()) == b"".join(chunks)
 
 
 def _requests(count: int) -> bytes:
