@@ -1,5 +1,5 @@
 """`--workers N` for a command that imports (D-207), apart from `judge_ahead` so that building
-the command line does not import the pipeline and multiprocessing (D-232)."""
+the command line does not import the pipeline and multiprocessing (D-230)."""
 
 from __future__ import annotations
 

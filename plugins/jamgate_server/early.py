@@ -4,15 +4,23 @@
 its first `tools/list`. So `jamgate serve` claims the wire first and reads it here, in a
 thread, while the main thread imports the SDK and opens the app. A request that opens the
 session exactly as one before it did (`reply_cache.py`: `initialize`, `tools/list`,
-`server/discover` …) is answered at once with the reply the SDK gave then. Anything else —
-a `tools/call`, a request never seen, a line that is not plain JSON-RPC — stops the answering
-here, and it and everything after it wait for the SDK, in order.
+`server/discover` …) is answered at once with the reply the SDK gave then. On a client's first
+start nothing is stored yet: the request is then answered from the replies shipped with the
+package (`shipped.py`, D-225), by the opening's normal form — the same messages with the
+client's identity and capabilities left out where they are plain (`reply_cache.OpeningDigest`)
+— when they are certainly this installation's. The order is: the user's cache by the exact
+session, then a shipped reply the SDK corrected on this machine (kept in the user's cache
+under the normal form), then the shipped replies. Anything else — a `tools/call`, a request
+never seen, a line that is not plain JSON-RPC — stops the answering here, and it and
+everything after it wait for the SDK, in order.
 
 The hand-over loses and reorders nothing: every line read goes to the SDK in turn (the
 `initialize` included, so its session state is right), the SDK's replies to requests already
 answered here are dropped by id, and all output goes through one lock, a line at a time. Each
 dropped reply is compared with the one sent: a difference is logged and the SDK's reply kept
-for the next start, as is every reply to a cacheable request that had to wait.
+for the next start (a shipped reply's correction also under the normal form, so no other
+client is given the stale one again, D-228), as is every reply to a cacheable request that had
+to wait.
 
 When the client hangs up before the hand-over and every request it sent was answered here,
 nothing is left to do: the process ends without waiting for the SDK.

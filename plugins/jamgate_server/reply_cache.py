@@ -15,6 +15,16 @@ hold a secret) and the settings file's size and mtime. A set of another fingerpr
 used. The file is `<user cache>/jamgate/stdio-replies.json`; one that cannot be read is
 ignored and replaced by the next write. It holds no secret: tool lists, instructions and
 the server's identity.
+
+A client's first start finds nothing here; the replies shipped with the package answer it
+(`shipped.py`). They are keyed by the opening's normal form (`OpeningDigest`, D-226): each
+message with its id 0 and empty params left out, a plain client identity and plain
+capabilities (`plain_client_info`, `plain_capabilities`: forms every protocol version's model
+accepts unchanged) replaced by placeholders, and the stateless requests after the session's
+first left out of the key of what follows them. The SDK's replies to an opening depend on
+none of these (the handshake answers from the proposed version alone; the 2026 era's
+`server/discover` and the listings from the version alone); the tests drive the SDK to show
+it. A correction of a shipped reply is kept here under `early.CORRECTED` and the normal form.
 """
 
 from __future__ import annotations

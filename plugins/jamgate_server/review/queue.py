@@ -73,7 +73,7 @@ def candidate_fields(candidate: Candidate) -> dict[str, Any]:
 
 def make_item(verdict: Verdict, candidate: Candidate, kind: str, hold_days: float,
               now: float) -> PendingItem:
-    from jamgate_adapters.stores.kit.pending import PendingItem  # on first use (D-232)
+    from jamgate_adapters.stores.kit.pending import PendingItem  # on first use (D-230)
 
     touches = verdict.id
     data = {"kind": kind, "reason_code": verdict.reason_code, "message": verdict.message,
@@ -93,7 +93,7 @@ def read(item: PendingItem) -> Held:
 
 def queue_of(store: Any) -> ReviewQueue | None:
     """The store's review queue (through the timeout wrapper), or None."""
-    from jamgate_adapters.stores.kit.pending import ReviewQueue  # on first use (D-232)
+    from jamgate_adapters.stores.kit.pending import ReviewQueue  # on first use (D-230)
     from jamgate_core.timeouts import TimedStore
 
     inner = store._store if isinstance(store, TimedStore) else store
