@@ -64,8 +64,9 @@ def test_the_shipped_file_is_current(app: App) -> None:
     on_disk = json.loads(shipped.FILE.read_text(encoding="utf-8"))
     assert made["digest"] is not None, "a jamgate.plugins entry point is not Jamgate's own"
     assert dumps(made) == dumps(on_disk), (
-        f"{shipped.FILE.name} is out of date: run `.venv/bin/python {shipped.SCRIPT}` and "
-        "commit the file")
+        f"{shipped.FILE.name} is out of date (made with {on_disk.get('made_with')}, installed "
+        f"{made['made_with']}; or a source it depends on changed): run "
+        f"`.venv/bin/python {shipped.SCRIPT}` and commit the file")
 
 
 def test_the_sdks_opening_replies_do_not_depend_on_the_clients_identity(app: App) -> None:

@@ -144,6 +144,9 @@ async def test_the_sdk_client_sees_the_same_server_from_the_cache(mode: str,
             seen.append((tools, c.server_capabilities.model_dump(mode="json"),
                          c.instructions, c.protocol_version))
         assert (FROM_CACHE in log.read_text()) == (run == 1)
+        # The first start: the SDK's own client is answered by the shipped replies (D-225).
+        assert ("from the shipped opening replies" in log.read_text()) == (run == 0)
+        assert "differed" not in log.read_text()
     assert seen[0] == seen[1]
 
 
