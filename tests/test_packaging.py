@@ -34,7 +34,8 @@ SOURCE_ROOTS = {"jamgate_core": ROOT, "jamgate_stages": ROOT / "plugins",
                 "jamgate_server": ROOT / "plugins", "jamgate_commands": ROOT / "plugins",
                 "jamgate_adapters": ROOT / "adapters"}
 # Data files the code reads with importlib.resources.
-RESOURCES = ("jamgate_adapters/stores/supabase/sql/schema.sql",)
+RESOURCES = ("jamgate_adapters/stores/supabase/sql/schema.sql",
+             "jamgate_server/opening_replies.json")  # D-225
 
 
 def declared_entry_points() -> set[tuple[str, str, str]]:

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, TextIO, TypeVar
 
 from jamgate_commands import gatelog
-from jamgate_commands.judge_ahead import add_workers_option, judging_ahead, workers_for
+from jamgate_commands.workers_option import add_workers_option
 from jamgate_core import __version__, loader
 from jamgate_core.errors import InvalidArgument
 from jamgate_core.formats import ExportMeta, Format, MalformedFile, Reading
@@ -243,6 +243,8 @@ def import_reading(app: App, path: Path, fmt: str, reading: Reading, *,
     """Judge what a format read through the gate as one atomic batch, and report it
     (`workers`: processes judging the stateless stages ahead; None: one per core when the
     import is large enough, D-207)."""
+    from jamgate_commands.judge_ahead import judging_ahead
+
     started = time.perf_counter()
     requests = with_scope(reading.records, scope)
     if progress is not None:
@@ -496,6 +498,8 @@ def bench_import(count: int, store: str, embedder: str = "none",
             children = _children_cpu() - children
         finally:
             app.close()
+    from jamgate_commands.judge_ahead import workers_for
+
     counts = report.counts
     return {"records": count, "store": store, "embedder": embedder,
             "workers": workers_for(app, count, workers),

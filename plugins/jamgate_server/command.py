@@ -73,16 +73,18 @@ def _serve_stdio() -> int:
 
 
 def _start_front_end() -> FrontEnd:
-    from jamgate_core.loader import PLUGINS, discover
+    from jamgate_core.loader import EMBEDDERS, PLUGINS, discover
     from jamgate_core.settings import default_home
     from jamgate_server.early import FrontEnd
     from jamgate_server.reply_cache import FILE_NAME, ReplyCache, cache_dir, fingerprint
+    from jamgate_server.shipped import open_shipped
 
+    found = discover(PLUGINS)
     plugins = [f"{i.name}={i.target} ({i.distribution} {_version_of(i.distribution)})"
-               for i in discover(PLUGINS)]
-    cache = ReplyCache(cache_dir() / FILE_NAME,
-                       fingerprint(default_home() / "jamgate.toml", plugins))
-    return FrontEnd.start(cache, exit_now)
+               for i in found]
+    config_file = default_home() / "jamgate.toml"
+    cache = ReplyCache(cache_dir() / FILE_NAME, fingerprint(config_file, plugins))
+    return FrontEnd.start(cache, exit_now, open_shipped(config_file, found, discover(EMBEDDERS)))
 
 
 def _version_of(distribution: str) -> str:

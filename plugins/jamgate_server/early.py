@@ -4,15 +4,23 @@
 its first `tools/list`. So `jamgate serve` claims the wire first and reads it here, in a
 thread, while the main thread imports the SDK and opens the app. A request that opens the
 session exactly as one before it did (`reply_cache.py`: `initialize`, `tools/list`,
-`server/discover` …) is answered at once with the reply the SDK gave then. Anything else —
-a `tools/call`, a request never seen, a line that is not plain JSON-RPC — stops the answering
-here, and it and everything after it wait for the SDK, in order.
+`server/discover` …) is answered at once with the reply the SDK gave then. On a client's first
+start nothing is stored yet: the request is then answered from the replies shipped with the
+package (`shipped.py`, D-225), by the opening's normal form — the same messages with the
+client's identity and capabilities left out where they are plain (`reply_cache.OpeningDigest`)
+— when they are certainly this installation's. The order is: the user's cache by the exact
+session, then a shipped reply the SDK corrected on this machine (kept in the user's cache
+under the normal form), then the shipped replies. Anything else — a `tools/call`, a request
+never seen, a line that is not plain JSON-RPC — stops the answering here, and it and
+everything after it wait for the SDK, in order.
 
 The hand-over loses and reorders nothing: every line read goes to the SDK in turn (the
 `initialize` included, so its session state is right), the SDK's replies to requests already
 answered here are dropped by id, and all output goes through one lock, a line at a time. Each
 dropped reply is compared with the one sent: a difference is logged and the SDK's reply kept
-for the next start, as is every reply to a cacheable request that had to wait.
+for the next start (a shipped reply's correction also under the normal form, so no other
+client is given the stale one again, D-228), as is every reply to a cacheable request that had
+to wait.
 
 When the client hangs up before the hand-over and every request it sent was answered here,
 nothing is left to do: the process ends without waiting for the SDK.
@@ -33,9 +41,12 @@ import queue
 import sys
 import threading
 from collections.abc import Callable
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
-from jamgate_server.reply_cache import CACHEABLE, ReplyCache, SessionDigest
+from jamgate_server.reply_cache import CACHEABLE, Body, OpeningDigest, ReplyCache, SessionDigest
+
+if TYPE_CHECKING:
+    from jamgate_server.shipped import ShippedReplies
 
 _log = logging.getLogger(__name__)
 
@@ -43,6 +54,9 @@ LOADING, OPENING, SERVING = "loading", "opening", "serving"
 PREFIX_LIMIT = 16  # requests of a session's opening that are keyed and recorded
 SETTLE_LIMIT = 64  # the SDK's lines read for awaited replies (one may never come: cancelled)
 _MESSAGE_KEYS = frozenset({"jsonrpc", "id", "method", "params"})
+# The user's cache keeps the SDK's reply under this prefix and the opening's normal form when
+# it corrected a shipped one, so no client is given the stale reply again (D-228).
+CORRECTED = "opening:"
 
 
 def claim_fd(fd: int, mode: str) -> tuple[IO[bytes], Callable[[], None]]:
@@ -82,8 +96,10 @@ class FrontEnd:
     """Reads the wire from the start and owns its output; see the module docstring."""
 
     def __init__(self, cache: ReplyCache, wire_in: IO[bytes], wire_out: IO[bytes],
-                 restore: Callable[[], None], exit_now: Callable[[int], None]) -> None:
+                 restore: Callable[[], None], exit_now: Callable[[int], None],
+                 shipped: ShippedReplies | None = None) -> None:
         self._cache = cache
+        self._shipped = shipped
         self._in = wire_in
         self._pending: list[str] = []  # lines of a read split at a lone "\r"
         self._out = wire_out
@@ -92,19 +108,22 @@ class FrontEnd:
         self._lock = threading.Lock()
         self._lines: queue.SimpleQueue[str | None] = queue.SimpleQueue()
         self._digest = SessionDigest()
+        self._opening = OpeningDigest()
         self._phase = LOADING
         self._keying = True  # still in the session's cacheable opening
         self._answering = True  # and every request so far answered here
         self._stdin_closed = False
         self._awaited: dict[str, str] = {}  # the SDK's replies still due: id → reply key
         self._sent: dict[str, dict[str, Any]] = {}  # answered here: id → the body sent
+        self._normal: dict[str, str] = {}  # answered by the opening's normal form: id → key
         self._sdk_lines = 0
         self._answered_any = False
         self.lines = _Lines(self)
         self.sink = _Sink(self)
 
     @classmethod
-    def start(cls, cache: ReplyCache, exit_now: Callable[[int], None]) -> FrontEnd:
+    def start(cls, cache: ReplyCache, exit_now: Callable[[int], None],
+              shipped: ShippedReplies | None = None) -> FrontEnd:
         """Claim stdin and stdout and start reading."""
         wire_in, restore_in = claim_fd(0, "rb")
         wire_out, restore_out = claim_fd(1, "wb")
@@ -113,7 +132,7 @@ class FrontEnd:
             restore_in()
             restore_out()
 
-        front = cls(cache, wire_in, wire_out, restore, exit_now)
+        front = cls(cache, wire_in, wire_out, restore, exit_now, shipped)
         threading.Thread(target=front._read, name="jamgate-stdio-front", daemon=True).start()
         return front
 
@@ -216,7 +235,8 @@ class FrontEnd:
             return
         message = _plain_message(line)
         key = None if message is None else self._digest.add(message)
-        if message is None or key is None:
+        normal = None if message is None else self._opening.add(message)
+        if message is None or key is None or normal is None:
             self._stop_keying()
             return
         if "id" not in message:
@@ -227,7 +247,7 @@ class FrontEnd:
             self._stop_keying()
             return
         self._awaited[request_id] = key
-        body = self._cache.get(key) if self._answering else None
+        body, source = self._known(key, normal) if self._answering else (None, "")
         if body is None:
             self._answering = False
             return
@@ -238,8 +258,23 @@ class FrontEnd:
             self._answering = False
             return
         self._sent[request_id] = body
+        if source != "the start-up replies":
+            self._normal[request_id] = normal
         self._answered_any = True
-        _log.debug(f"answered {message['method']} from the start-up replies")
+        _log.debug(f"answered {message['method']} from {source}")
+
+    def _known(self, key: str, normal: str) -> tuple[Body | None, str]:
+        """The reply known for a request, and where from: the user's cache by the exact
+        session, then by the opening's normal form (a shipped reply the SDK corrected), then
+        the shipped replies."""
+        body = self._cache.get(key)
+        if body is not None:
+            return body, "the start-up replies"
+        body = self._cache.get(CORRECTED + normal)
+        if body is not None:
+            return body, "the corrected opening replies"
+        body = self._shipped.get(normal) if self._shipped is not None else None
+        return body, "the shipped opening replies"
 
     def _stop_keying(self) -> None:
         self._keying = self._answering = False
@@ -267,6 +302,7 @@ class FrontEnd:
         if self._sdk_lines > SETTLE_LIMIT:
             self._awaited.clear()
             self._sent.clear()
+            self._normal.clear()
         keep = not (self._awaited and self._settle(text))
         if not self._awaited and self._cache.dirty:
             self._cache.save()
@@ -287,11 +323,14 @@ class FrontEnd:
         body = {name: message[name] for name in ("result", "error") if name in message}
         self._cache.put(key, body)
         sent = self._sent.pop(request_id or "", None)
+        normal = self._normal.pop(request_id or "", None)
         if sent is None:
             return False
         if sent != body:
             _log.warning("a start-up reply differed from the SDK's (answered from the cache "
                          "before the SDK was loaded); the SDK's is kept for the next start")
+            if normal is not None:
+                self._cache.put(CORRECTED + normal, body)
         return True
 
 

@@ -15,11 +15,22 @@ hold a secret) and the settings file's size and mtime. A set of another fingerpr
 used. The file is `<user cache>/jamgate/stdio-replies.json`; one that cannot be read is
 ignored and replaced by the next write. It holds no secret: tool lists, instructions and
 the server's identity.
+
+A client's first start finds nothing here; the replies shipped with the package answer it
+(`shipped.py`). They are keyed by the opening's normal form (`OpeningDigest`, D-226): each
+message with its id 0 and empty params left out, a plain client identity and plain
+capabilities (`plain_client_info`, `plain_capabilities`: forms every protocol version's model
+accepts unchanged) replaced by placeholders, and the stateless requests after the session's
+first left out of the key of what follows them. The SDK's replies to an opening depend on
+none of these (the handshake answers from the proposed version alone; the 2026 era's
+`server/discover` and the listings from the version alone); the tests drive the SDK to show
+it. A correction of a shipped reply is kept here under `early.CORRECTED` and the normal form.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import logging
@@ -59,16 +70,9 @@ def cache_dir() -> Path:
 
 def fingerprint(config_file: Path, plugins: list[str]) -> str:
     """A digest of everything the start-up replies depend on (see the module docstring)."""
-    import importlib.metadata as md
-
     from jamgate_core import __version__
 
-    parts = [f"jamgate {__version__}", f"python {sys.version}"]
-    for name in _SDK_DISTRIBUTIONS:
-        try:
-            parts.append(f"{name} {md.version(name)}")
-        except md.PackageNotFoundError:
-            parts.append(f"{name} absent")
+    parts = [f"jamgate {__version__}", f"python {sys.version}", *sdk_versions()]
     for folder in _source_folders():
         with os.scandir(folder) as entries:
             for entry in sorted(entries, key=lambda e: e.name):
@@ -87,6 +91,20 @@ def fingerprint(config_file: Path, plugins: list[str]) -> str:
     except OSError:
         parts.append("config absent")
     return hashlib.sha256("\n".join(parts).encode("utf-8", "surrogateescape")).hexdigest()
+
+
+@functools.cache
+def sdk_versions() -> tuple[str, ...]:
+    """The installed versions of the SDK's distributions, one "name version" each."""
+    import importlib.metadata as md
+
+    versions = []
+    for name in _SDK_DISTRIBUTIONS:
+        try:
+            versions.append(f"{name} {md.version(name)}")
+        except md.PackageNotFoundError:
+            versions.append(f"{name} absent")
+    return tuple(versions)
 
 
 def _source_folders() -> list[Path]:
@@ -204,5 +222,106 @@ class SessionDigest:
                               separators=(",", ":")).encode("utf-8")
         except (UnicodeEncodeError, ValueError, RecursionError):
             return None
+        self._digest.update(text + b"\n")
+        return self._digest.copy().hexdigest()
+
+
+# ---- the opening's normal form: the key of the replies shipped with the package (D-225) ------
+
+# Requests that change nothing in the SDK's session: after the session's first request (which
+# decides the protocol era) they are left out of the key of the requests that follow them.
+STATELESS = CACHEABLE - {"initialize"}
+CLIENT_INFO = "<client info>"  # stands for a client's identity the SDK accepts
+CLIENT_CAPABILITIES = "<client capabilities>"  # and for its capabilities
+_ENVELOPE_VERSION = "io.modelcontextprotocol/protocolVersion"
+_ENVELOPE_INFO = "io.modelcontextprotocol/clientInfo"
+_ENVELOPE_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities"
+_INFO_FIELDS = frozenset({"name", "version", "title", "description", "websiteUrl"})
+_EMPTY_FLAGS = {"sampling": frozenset({"context", "tools"}),
+                "elicitation": frozenset({"form", "url"})}
+
+
+def plain_client_info(value: Any) -> bool:
+    """A client identity every protocol version's model accepts as it is: a name and a version,
+    and at most a title, a description and a website, all strings."""
+    return (isinstance(value, dict) and {"name", "version"} <= value.keys() <= _INFO_FIELDS
+            and all(isinstance(text, str) for text in value.values()))
+
+
+def plain_capabilities(value: Any) -> bool:
+    """Client capabilities every protocol version's model accepts as they are: roots (with at
+    most a boolean listChanged), sampling and elicitation (with empty flags only),
+    experimental and extensions (objects of objects). Anything else keeps the exact key."""
+    if not isinstance(value, dict):
+        return False
+    for name, entry in value.items():
+        if not isinstance(entry, dict):
+            return False
+        if name == "roots":
+            if not (entry.keys() <= {"listChanged"}
+                    and all(isinstance(flag, bool) for flag in entry.values())):
+                return False
+        elif name in _EMPTY_FLAGS:
+            if not (entry.keys() <= _EMPTY_FLAGS[name] and all(v == {} for v in entry.values())):
+                return False
+        elif name in ("experimental", "extensions"):
+            if not all(isinstance(settings, dict) for settings in entry.values()):
+                return False
+        else:
+            return False
+    return True
+
+
+def normal_form(message: dict[str, Any]) -> dict[str, Any]:
+    """A message as the shipped replies are keyed: its id 0, empty params left out, and the
+    client's identity and capabilities replaced by placeholders where they are plain (the
+    SDK's replies to the opening do not depend on them, D-226)."""
+    canonical = dict(message)
+    if "id" in canonical:
+        canonical["id"] = 0
+    params = canonical.get("params")
+    if params == {}:
+        del canonical["params"]
+        return canonical
+    if not isinstance(params, dict):
+        return canonical
+    params = dict(params)
+    if canonical.get("method") == "initialize":
+        if plain_client_info(params.get("clientInfo")):
+            params["clientInfo"] = CLIENT_INFO
+        if plain_capabilities(params.get("capabilities")):
+            params["capabilities"] = CLIENT_CAPABILITIES
+    meta = params.get("_meta")
+    if isinstance(meta, dict) and _ENVELOPE_VERSION in meta:
+        meta = dict(meta)
+        if plain_client_info(meta.get(_ENVELOPE_INFO)):
+            meta[_ENVELOPE_INFO] = CLIENT_INFO
+        if plain_capabilities(meta.get(_ENVELOPE_CAPABILITIES)):
+            meta[_ENVELOPE_CAPABILITIES] = CLIENT_CAPABILITIES
+        params["_meta"] = meta
+    canonical["params"] = params
+    return canonical
+
+
+class OpeningDigest:
+    """The running digest of a session's messages in normal form, with the stateless requests
+    after the first left out of what follows them: the key of a shipped reply."""
+
+    def __init__(self) -> None:
+        self._digest = hashlib.sha256()
+        self._requests = 0
+
+    def add(self, message: dict[str, Any]) -> str | None:
+        try:
+            text = json.dumps(normal_form(message), ensure_ascii=False, sort_keys=True,
+                              separators=(",", ":")).encode("utf-8")
+        except (UnicodeEncodeError, ValueError, RecursionError):
+            return None
+        if "id" in message:
+            self._requests += 1
+            if self._requests > 1 and message.get("method") in STATELESS:
+                digest = self._digest.copy()
+                digest.update(text + b"\n")
+                return digest.hexdigest()
         self._digest.update(text + b"\n")
         return self._digest.copy().hexdigest()

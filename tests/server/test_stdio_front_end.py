@@ -50,10 +50,14 @@ def call(request_id: int, tool: str, arguments: dict[str, Any],
 
 
 class Server:
-    """`jamgate serve` with its own user cache folder, diagnostics at debug level in a file."""
+    """`jamgate serve` with its own user cache folder, diagnostics at debug level in a file.
+    The store is named (its default), so the replies shipped with the package are not used
+    (D-227) and these tests see the user's cache alone (`test_shipped_replies.py` covers them,
+    with `store=""`: a setting given as "" is left out)."""
 
     def __init__(self, tmp: Path, cache: Path, **settings: str) -> None:
-        env = server_env(tmp / "home", **settings)
+        named = {name: value for name, value in {"store": "sqlite", **settings}.items() if value}
+        env = server_env(tmp / "home", **named)
         env.update(XDG_CACHE_HOME=str(cache), JAMGATE_LOG_LEVEL="debug")
         self.log = tmp / f"stderr-{len(list(tmp.glob('stderr-*')))}.txt"
         with self.log.open("wb") as err:
@@ -140,6 +144,9 @@ async def test_the_sdk_client_sees_the_same_server_from_the_cache(mode: str,
             seen.append((tools, c.server_capabilities.model_dump(mode="json"),
                          c.instructions, c.protocol_version))
         assert (FROM_CACHE in log.read_text()) == (run == 1)
+        # The first start: the SDK's own client is answered by the shipped replies (D-225).
+        assert ("from the shipped opening replies" in log.read_text()) == (run == 0)
+        assert "differed" not in log.read_text()
     assert seen[0] == seen[1]
 
 

@@ -15,12 +15,11 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from jamgate_adapters.stores.kit.pending import PendingItem, ReviewQueue
 from jamgate_core.hookspecs import hookimpl
 from jamgate_core.models import Candidate, iso, new_id
-from jamgate_core.timeouts import TimedStore
 
 if TYPE_CHECKING:
+    from jamgate_adapters.stores.kit.pending import PendingItem, ReviewQueue
     from jamgate_core.contracts import Application
     from jamgate_core.models import Verdict
 
@@ -74,6 +73,8 @@ def candidate_fields(candidate: Candidate) -> dict[str, Any]:
 
 def make_item(verdict: Verdict, candidate: Candidate, kind: str, hold_days: float,
               now: float) -> PendingItem:
+    from jamgate_adapters.stores.kit.pending import PendingItem  # on first use (D-230)
+
     touches = verdict.id
     data = {"kind": kind, "reason_code": verdict.reason_code, "message": verdict.message,
             "touches": touches, "candidate": candidate_fields(candidate)}
@@ -92,6 +93,9 @@ def read(item: PendingItem) -> Held:
 
 def queue_of(store: Any) -> ReviewQueue | None:
     """The store's review queue (through the timeout wrapper), or None."""
+    from jamgate_adapters.stores.kit.pending import ReviewQueue  # on first use (D-230)
+    from jamgate_core.timeouts import TimedStore
+
     inner = store._store if isinstance(store, TimedStore) else store
     return store if isinstance(inner, ReviewQueue) else None
 
