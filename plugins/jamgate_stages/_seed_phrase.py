@@ -15,6 +15,7 @@ import unicodedata
 from importlib import resources
 
 from jamgate_stages._lazy_re import lazy_compile
+from jamgate_stages._word_table import WordTable
 
 MIN_WORDS = 12
 _LATIN = frozenset({"english", "french", "italian", "spanish", "portuguese", "czech", "turkish"})
@@ -30,9 +31,16 @@ def _strip_marks(word: str) -> str:
 
 
 @functools.cache
-def wordlists() -> tuple[dict[str, int], int]:
+def wordlists() -> tuple[WordTable, int]:
     """Every wordlist word (NFKD, case-folded) → a bit mask of the lists holding it, and the
-    mask of the Latin-script lists (whose words are also stored without accents)."""
+    mask of the Latin-script lists (whose words are also stored without accents). Kept as a
+    compact table (D-235: 0.3 MB, not 2.6)."""
+    masks, latin = read_wordlists()
+    return WordTable(masks), latin
+
+
+def read_wordlists() -> tuple[dict[str, int], int]:
+    """`wordlists` as a dict, read from the `mnemonic` package's files at each call."""
     masks: dict[str, int] = {}
     latin = 0
     try:
@@ -56,7 +64,7 @@ def wordlists() -> tuple[dict[str, int], int]:
     return masks, latin
 
 
-def _mask(token: str, masks: dict[str, int], latin: int) -> int:
+def _mask(token: str, masks: WordTable, latin: int) -> int:
     token = token.strip(_EDGE)
     if not token:
         return 0
@@ -97,7 +105,7 @@ def find_seed_phrase(text: str, min_words: int = MIN_WORDS) -> bool:
     return False
 
 
-def _run_length(tokens: list[str], probe: int, mask: int, masks: dict[str, int],
+def _run_length(tokens: list[str], probe: int, mask: int, masks: WordTable,
                 latin: int) -> int:
     """How many wordlist words of one list the run through `tokens[probe]` holds."""
     common = mask if mask != _NUMBERED else -1
