@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from array import array
 from bisect import bisect_left
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 
 _BITS = 12
 _BUCKETS = 1 << _BITS
@@ -39,18 +39,29 @@ class WordTable:
 
     __slots__ = ("_hashes", "_starts", "_values")
 
-    def __init__(self, words: Mapping[str, int] | Iterable[str]) -> None:
-        pairs: dict[int, int] = {}
-        items = words.items() if isinstance(words, Mapping) else ((w, 1) for w in words)
-        for word, value in items:
-            key = _key(word)
-            pairs[key] = pairs.get(key, 0) | value
-        keys = sorted(pairs)
-        self._hashes = array("q", keys)
-        self._values = array("I", [pairs[key] for key in keys])
+    def __init__(self, words: Iterable[str] | Iterable[tuple[str, int]]) -> None:
+        """From words (each worth 1) or (word, value) pairs, a word's values OR-ed. Filled
+        a word at a time: no set or dict of every word is ever held, whose small objects
+        would leave the memory they were freed from fragmented."""
+        keys, values = array("q"), array("I")
+        for item in words:
+            word, value = (item, 1) if isinstance(item, str) else item
+            keys.append(_key(word))
+            values.append(value)
+        order = sorted(range(len(keys)), key=keys.__getitem__)
+        self._hashes, self._values = array("q"), array("I")
+        for at in order:
+            key = keys[at]
+            if self._hashes and self._hashes[-1] == key:
+                self._values[-1] |= values[at]
+            else:
+                self._hashes.append(key)
+                self._values.append(values[at])
+        del order, keys, values
         # where each bucket of hashes (their top bits) starts: a search spans a few entries
-        self._starts = array("I", [bisect_left(keys, _bucket_floor(b)) for b in range(_BUCKETS)])
-        self._starts.append(len(keys))
+        self._starts = array("I", (bisect_left(self._hashes, _bucket_floor(b))
+                                   for b in range(_BUCKETS)))
+        self._starts.append(len(self._hashes))
 
     def get(self, word: str, default: int = 0) -> int:
         """The word's value, or `default` when it is not in the table."""

@@ -20,6 +20,7 @@ Korean and Thai.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import lru_cache
 from importlib import resources
 
@@ -162,8 +163,20 @@ def first_names() -> frozenset[str]:
 
 @lru_cache(maxsize=1)
 def _known_names() -> WordTable:
-    """`first_names()` as a compact table, built on first use (D-235: 0.3 MB, not 3.8)."""
-    return WordTable(first_names())
+    """`first_names()` as a compact table, built on first use a name at a time (D-235:
+    0.3 MB, not 3.9)."""
+    table = resources.files("jamgate_stages.classifier") / "first_names.txt"
+    return WordTable(line for line in _lines(table.read_text(encoding="utf-8"))
+                     if line and not line.startswith("#"))
+
+
+def _lines(text: str) -> Iterator[str]:
+    """The lines of `text`, one string at a time."""
+    start = 0
+    while (end := text.find("\n", start)) != -1:
+        yield text[start:end]
+        start = end + 1
+    yield text[start:]
 
 
 def named_person(text: str) -> bool:
