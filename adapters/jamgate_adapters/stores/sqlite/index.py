@@ -239,6 +239,10 @@ class VectorCache:
         if self._cache.pop((scope, dim), None) is not None and self.graphs is not None:
             self.graphs.reloaded(scope, dim)  # the old matrix's memory goes before the new
         facts: Facts = {}
+        # the scope's rows, an upper bound counted on an index (0.2 ms at 10,000; the exact
+        # count reads every row, 12 ms): the matrix is sized once (D-237)
+        expected = conn.execute("SELECT count(*) FROM records WHERE scope = ?",
+                                (scope,)).fetchone()[0]
         rows = conn.execute(
             f"{_VECTOR_ROW} WHERE scope = ? AND status = 'active' AND embedding_dim = ? "
             "ORDER BY seq", (scope, dim))
@@ -249,7 +253,7 @@ class VectorCache:
                 facts[record_id] = _fact(row)
                 yield record_id, _expiry(row["expires_at"]), blob_array(row["embedding"])
 
-        matrix = VectorMatrix(vectors(), dim)
+        matrix = VectorMatrix(vectors(), dim, expected)
         self._cache[(scope, dim)] = _Scope(matrix, facts, newest, version)
         return matrix, facts
 
