@@ -47,7 +47,7 @@ from jamgate_commands.speed_figures import format_table as format_table
 from jamgate_commands.speed_figures import peak_mb as peak_mb
 from jamgate_commands.stdio_client import ServerGone as ServerGone
 from jamgate_commands.stdio_client import StdioSession as StdioSession
-from jamgate_commands.stdio_client import process_peak_mb, server_cpu
+from jamgate_commands.stdio_client import process_peak_mb, process_resident_mb, server_cpu
 from jamgate_commands.stdio_client import server_env as server_env
 from jamgate_core.contracts import Preconditions, WritePlan
 from jamgate_core.hookspecs import hookimpl
@@ -330,6 +330,7 @@ def stdio_tier(store: str, size: int, embedder: str, samples: int, progress: Pro
                 progress.update(i + 1)
             progress.finish()
             row.peak_mb = process_peak_mb(pid)
+            row.resident_mb = process_resident_mb(pid)
     return row
 
 
@@ -506,7 +507,8 @@ def run(args: argparse.Namespace) -> int:
     print(format_table(report.rows))
     print(f"\nn = timed saves and recalls per tier (up to {options.samples}; a tier stops "
           f"after {TIER_SECONDS:g} s); cpu = CPU time per call (stdio: the server's, all its "
-          "threads); peak MiB: this process's peak so far (stdio: the server's).")
+          "threads); peak MiB: this process's peak so far (stdio: the server's); RSS MiB: the "
+          "server's resident memory (VmRSS) at the end of a stdio tier.")
     for line in [rate.line() for rate in report.imports] + [s.line() for s in report.starts]:
         print(line)
     for row in report.rows:

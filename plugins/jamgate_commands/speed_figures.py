@@ -45,6 +45,7 @@ class Row:
     save_cpu: Latency = field(default_factory=Latency)
     recall_cpu: Latency = field(default_factory=Latency)
     refused: int = 0  # timed saves the gate did not store (stdio tiers count them)
+    resident_mb: float = float("nan")  # the server's VmRSS at the end of a stdio tier
 
     def as_dict(self) -> dict[str, Any]:
         return {"path": self.path, "store": self.store, "embedder": self.embedder,
@@ -56,11 +57,12 @@ class Row:
                 "recall_p95_ms": round(self.recall.p95_ms, 3),
                 "recall_cpu_p50_ms": _rounded(self.recall_cpu.p50_ms),
                 "samples": len(self.save.samples), "refused": self.refused,
-                "peak_mb": round(self.peak_mb, 1)}
+                "peak_mb": round(self.peak_mb, 1),
+                "resident_mb": _rounded(self.resident_mb, 1)}
 
 
-def _rounded(value: float) -> float | None:
-    return None if value != value else round(value, 3)  # NaN (no CPU figures): null
+def _rounded(value: float, digits: int = 3) -> float | None:
+    return None if value != value else round(value, digits)  # NaN (no figure): null
 
 
 @dataclass
@@ -139,15 +141,21 @@ def peak_mb(who: int = resource.RUSAGE_SELF) -> float:
 
 def format_table(rows: Sequence[Row]) -> str:
     head = (f"{'path':<10} {'embedder':<8} {'records':>8}  {'save p50':>9} {'p95':>9} "
-            f"{'cpu':>9}  {'recall p50':>10} {'p95':>9} {'cpu':>9}  {'peak MiB':>8} {'n':>4}")
+            f"{'cpu':>9}  {'recall p50':>10} {'p95':>9} {'cpu':>9}  {'peak MiB':>8} "
+            f"{'RSS MiB':>7} {'n':>4}")
     lines = [head, "-" * len(head)]
     for r in rows:
         path = "stdio" if r.path == "stdio MCP" else r.store
         lines.append(f"{path:<10} {r.embedder:<8} {r.records:>8,}  {_ms(r.save.p50_ms)} "
                      f"{_ms(r.save.p95_ms)} {_ms(r.save_cpu.p50_ms)}  "
                      f"{_ms(r.recall.p50_ms, 10)} {_ms(r.recall.p95_ms)} "
-                     f"{_ms(r.recall_cpu.p50_ms)}  {r.peak_mb:>8.0f} {len(r.save.samples):>4}")
+                     f"{_ms(r.recall_cpu.p50_ms)}  {r.peak_mb:>8.0f} {_mib(r.resident_mb)} "
+                     f"{len(r.save.samples):>4}")
     return "\n".join(lines)
+
+
+def _mib(value: float, width: int = 7) -> str:
+    return f"{'-':>{width}}" if value != value else f"{value:>{width}.0f}"
 
 
 def _ms(value: float, width: int = 9) -> str:

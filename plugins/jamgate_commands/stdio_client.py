@@ -108,9 +108,19 @@ class StdioSession:
 
 def process_peak_mb(pid: int) -> float:
     """Peak resident memory of a running process (Linux VmHWM), else NaN."""
+    return _status_mb(pid, "VmHWM:")
+
+
+def process_resident_mb(pid: int) -> float:
+    """Resident memory of a running process now (Linux VmRSS), else NaN."""
+    return _status_mb(pid, "VmRSS:")
+
+
+def _status_mb(pid: int, field: str) -> float:
+    """A size field of /proc/<pid>/status in MiB, else NaN."""
     try:
         for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmHWM:"):
+            if line.startswith(field):
                 return int(line.split()[1]) / 1024
     except OSError:
         pass

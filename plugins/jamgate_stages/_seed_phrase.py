@@ -12,9 +12,15 @@ from __future__ import annotations
 
 import functools
 import unicodedata
+from collections.abc import Iterator
 from importlib import resources
+from typing import TYPE_CHECKING
 
 from jamgate_stages._lazy_re import lazy_compile
+from jamgate_stages._word_table import WordTable
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
 
 MIN_WORDS = 12
 _LATIN = frozenset({"english", "french", "italian", "spanish", "portuguese", "czech", "turkish"})
@@ -30,33 +36,47 @@ def _strip_marks(word: str) -> str:
 
 
 @functools.cache
-def wordlists() -> tuple[dict[str, int], int]:
+def wordlists() -> tuple[WordTable, int]:
     """Every wordlist word (NFKD, case-folded) → a bit mask of the lists holding it, and the
-    mask of the Latin-script lists (whose words are also stored without accents)."""
+    mask of the Latin-script lists (whose words are also stored without accents). Kept as a
+    compact table, filled a word at a time (D-235: 0.3 MB, not 2.9)."""
+    files, latin = _files()
+    return WordTable(_entries(files)), latin
+
+
+def read_wordlists() -> tuple[dict[str, int], int]:
+    """`wordlists` as a dict, read from the `mnemonic` package's files at each call."""
+    files, latin = _files()
     masks: dict[str, int] = {}
-    latin = 0
+    for word, flag in _entries(files):
+        masks[word] = masks.get(word, 0) | flag
+    return masks, latin
+
+
+def _files() -> tuple[list[tuple[int, bool, Traversable]], int]:
+    """(bit flag, Latin script, file) of each wordlist, and the mask of the Latin ones."""
     try:
         folder = resources.files("mnemonic") / "wordlist"
         names = sorted(p.name for p in folder.iterdir() if p.name.endswith(".txt"))
     except (ModuleNotFoundError, FileNotFoundError, NotADirectoryError):
-        return masks, latin
-    for bit, name in enumerate(names):
-        flag = 1 << bit
-        language = name.removesuffix(".txt")
-        if language in _LATIN:
-            latin |= flag
-        for line in (folder / name).read_text(encoding="utf-8").splitlines():
+        return [], 0
+    files = [(1 << bit, name.removesuffix(".txt") in _LATIN, folder / name)
+             for bit, name in enumerate(names)]
+    return files, sum(flag for flag, latin, _ in files if latin)
+
+
+def _entries(files: list[tuple[int, bool, Traversable]]) -> Iterator[tuple[str, int]]:
+    """(word, its list's flag) for every word, and its accentless form in a Latin list."""
+    for flag, latin, path in files:
+        for line in path.read_text(encoding="utf-8").splitlines():
             word = unicodedata.normalize("NFKD", line.strip().casefold())
-            if not word:
-                continue
-            masks[word] = masks.get(word, 0) | flag
-            if language in _LATIN:
-                bare = _strip_marks(word)
-                masks[bare] = masks.get(bare, 0) | flag
-    return masks, latin
+            if word:
+                yield word, flag
+                if latin:
+                    yield _strip_marks(word), flag
 
 
-def _mask(token: str, masks: dict[str, int], latin: int) -> int:
+def _mask(token: str, masks: WordTable, latin: int) -> int:
     token = token.strip(_EDGE)
     if not token:
         return 0
@@ -97,7 +117,7 @@ def find_seed_phrase(text: str, min_words: int = MIN_WORDS) -> bool:
     return False
 
 
-def _run_length(tokens: list[str], probe: int, mask: int, masks: dict[str, int],
+def _run_length(tokens: list[str], probe: int, mask: int, masks: WordTable,
                 latin: int) -> int:
     """How many wordlist words of one list the run through `tokens[probe]` holds."""
     common = mask if mask != _NUMBERED else -1

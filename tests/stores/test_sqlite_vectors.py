@@ -188,3 +188,26 @@ def test_a_v4_store_gets_the_change_log(tmp_path: Path) -> None:
         assert store.integrity_check() == []
     finally:
         store.close()
+
+
+def test_a_matrix_is_sized_once_and_normalised_as_a_whole_would_be() -> None:
+    """D-237: filled with the expected row count, the buffer is allocated once; rows are
+    normalised a block at a time, to the same bits as the whole matrix at once."""
+    from array import array
+
+    import numpy as np
+
+    from jamgate_adapters.stores.kit.vectors import VectorMatrix
+
+    rng = np.random.default_rng(11)
+    raw = rng.standard_normal((2_600, 24)).astype(np.float32) * 3
+    raw[5] = 0.0
+    rows = [(f"r{i}", float("inf"), array("f", raw[i].tobytes())) for i in range(len(raw))]
+    matrix = VectorMatrix(iter(rows), 24, expected=len(rows))
+    assert len(matrix._units) == len(rows) * 9 // 8 + 16
+    norms = np.linalg.norm(raw, axis=1)
+    norms[norms == 0] = 1.0
+    assert np.array_equal(matrix.units(), raw / norms[:, None])
+    assert np.array_equal(matrix._sum, (raw / norms[:, None]).sum(axis=0, dtype=np.float64))
+    grown = VectorMatrix(iter(rows), 24)
+    assert np.array_equal(grown.units(), matrix.units())

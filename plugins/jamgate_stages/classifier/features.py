@@ -62,9 +62,10 @@ def feature_names(text: str, source: str | None, type: str | None) -> list[str]:
     return names
 
 
-@lru_cache(maxsize=1 << 16)
 def _index(name: str) -> int:
-    """A feature's bucket (cached: n-grams and words recur across texts)."""
+    """A feature's bucket. Not cached (D-236): a cache of 65,536 names held 14.5 MB once
+    full, and hashing every text's features afresh measured no slower (157 against 284 µs a
+    text over the gate corpus, 113 against 119 on the bench's facts)."""
     return zlib.crc32(name.encode("utf-8")) & (DIMENSION - 1)
 
 

@@ -44,7 +44,9 @@ class Weights:
 
     mode: str
     classes: list[str]
-    lexical: np.ndarray  # (features, classes)
+    # (features, classes): float16 as shipped, kept so in memory (half the size); only the
+    # rows a text's features gather are widened to float32, which is exact (D-234)
+    lexical: np.ndarray
     dense: np.ndarray | None  # (embedding dims, classes), or None for the lexical model
     bias: np.ndarray  # (classes,)
     reject_below: float = 0.5
@@ -57,7 +59,8 @@ class Weights:
 
     def probabilities(self, indices: list[int], values: list[float],
                       embedding: Any = None) -> np.ndarray:
-        scores = self.bias + np.asarray(values, dtype=np.float32) @ self.lexical[indices]
+        rows = self.lexical[indices].astype(np.float32, copy=False)
+        scores = self.bias + np.asarray(values, dtype=np.float32) @ rows
         if self.dense is not None and embedding is not None:
             scores = scores + np.asarray(embedding, dtype=np.float32) @ self.dense
         scores = scores - scores.max()
@@ -108,7 +111,7 @@ class Weights:
         with np.load(path) as data:
             dense = data["dense"].astype(np.float32)
             return cls(mode=str(data["mode"]), classes=[str(c) for c in data["classes"]],
-                       lexical=data["lexical"].astype(np.float32),
+                       lexical=data["lexical"],
                        dense=dense if dense.size else None,
                        bias=data["bias"].astype(np.float32),
                        reject_below=float(data["thresholds"][0]),

@@ -5,6 +5,7 @@ matrices of a scope's vectors, kept current from the change log."""
 from __future__ import annotations
 
 import sqlite3
+import sys
 from array import array
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -238,16 +239,21 @@ class VectorCache:
         if self._cache.pop((scope, dim), None) is not None and self.graphs is not None:
             self.graphs.reloaded(scope, dim)  # the old matrix's memory goes before the new
         facts: Facts = {}
+        # the scope's rows, an upper bound counted on an index (0.2 ms at 10,000; the exact
+        # count reads every row, 12 ms): the matrix is sized once (D-237)
+        expected = conn.execute("SELECT count(*) FROM records WHERE scope = ?",
+                                (scope,)).fetchone()[0]
         rows = conn.execute(
             f"{_VECTOR_ROW} WHERE scope = ? AND status = 'active' AND embedding_dim = ? "
             "ORDER BY seq", (scope, dim))
 
         def vectors() -> Iterator[tuple[str, float, array[float]]]:
             for row in rows:  # streamed: no list of every row, no list of every vector
-                facts[row["id"]] = (row["type"], row["created_at"])
-                yield row["id"], _expiry(row["expires_at"]), blob_array(row["embedding"])
+                record_id = row["id"]  # one string for the matrix's keys and the facts
+                facts[record_id] = _fact(row)
+                yield record_id, _expiry(row["expires_at"]), blob_array(row["embedding"])
 
-        matrix = VectorMatrix(vectors(), dim)
+        matrix = VectorMatrix(vectors(), dim, expected)
         self._cache[(scope, dim)] = _Scope(matrix, facts, newest, version)
         return matrix, facts
 
@@ -294,11 +300,18 @@ class VectorCache:
                     removed.append(record_id)
                     continue
                 matrix.put(record_id, _expiry(row["expires_at"]), blob_array(row["embedding"]))
-                facts[record_id] = (row["type"], row["created_at"])
+                facts[record_id] = _fact(row)
                 put.append(record_id)
         cached.seen = newest
         if self.graphs is not None:
             self.graphs.follow(scope, matrix, put, removed, hard, newest)
+
+
+def _fact(row: sqlite3.Row) -> tuple[str | None, str]:
+    """A vector row's (type, created_at), the type shared with every row of that type (a
+    row's column reads as a new string each time: 10,000 copies of a few types)."""
+    kind = row["type"]
+    return (None if kind is None else sys.intern(kind)), row["created_at"]
 
 
 def _expiry(expires_at: str | None) -> float:
