@@ -265,7 +265,7 @@ def import_rate(args: argparse.Namespace) -> list[dict[str, Any]]:
     """`jamgate bench import` on the facts instead of its synthetic texts (made-up words cost
     the embedder two to three times a real fact): a native export of the first N facts of
     the seed, imported into a fresh SQLite store, records per second wall and of CPU."""
-    from jamgate_commands.transfer import bench_import
+    from jamgate_commands.import_bench import bench_import
 
     rows = []
     start = utcnow() - timedelta(days=365)

@@ -18,8 +18,9 @@ import pytest
 from jamgate_commands import judge_ahead
 from jamgate_commands.audit import request_of
 from jamgate_commands.bench_gate import split_cases
+from jamgate_commands.import_bench import synthetic_requests
 from jamgate_commands.judge_ahead import judging_ahead
-from jamgate_commands.transfer import format_class, import_file, synthetic_requests
+from jamgate_commands.transfer import format_class, import_file
 from jamgate_core.app import open_app
 from jamgate_core.formats import ExportMeta
 from jamgate_core.models import MemoryRecord, SaveRequest, Verdict, utcnow

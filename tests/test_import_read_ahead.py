@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from jamgate_commands.bench_gate import split_cases
-from jamgate_commands.transfer import import_file, write_export
+from jamgate_commands.import_bench import write_export
+from jamgate_commands.transfer import import_file
 from jamgate_core.app import open_app
 from jamgate_core.models import SaveRequest
 from jamgate_core.settings import load_settings

@@ -15,8 +15,9 @@ from typing import Any
 import pytest
 
 from jamgate_commands import judge_ahead
+from jamgate_commands.import_bench import synthetic_requests, write_export
 from jamgate_commands.judge_ahead import ImportWorkerFailed
-from jamgate_commands.transfer import import_file, synthetic_requests, write_export
+from jamgate_commands.transfer import import_file
 from jamgate_core.app import open_app
 from jamgate_core.models import utcnow
 from jamgate_core.settings import load_settings

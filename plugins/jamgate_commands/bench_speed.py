@@ -349,7 +349,7 @@ def _timed(session: StdioSession, pid: int, tool: str, args: dict[str, Any],
 def import_phase(options: Options, progress: Progress, report: Report) -> None:
     """`bench import`'s figure: a native export of synthetic records imported through the gate
     into a fresh SQLite store, lexical and with each embedder (a tenth of the records)."""
-    from jamgate_commands.transfer import bench_import
+    from jamgate_commands.import_bench import bench_import
 
     if options.import_records < 1:
         return

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from jamgate_commands.transfer import synthetic_requests, write_export
+from jamgate_commands.import_bench import synthetic_requests, write_export
 from jamgate_core.app import open_app
 from jamgate_core.models import utcnow
 from jamgate_core.settings import load_settings
