@@ -136,13 +136,26 @@ def test_the_embedder_model_is_used_only_for_its_own_embedder() -> None:
 
 @pytest.mark.parametrize(("text", "expected"), [
     ("I'm exhausted today.", {"m:self", "m:now", "m:person+now"}),
-    ("Olen tänään tosi väsynyt.", {"m:now", "m:no-anchor"}),
+    # a first-person form of "to be" or "to have" is a person without a pronoun (D-217)
+    ("Olen tänään tosi väsynyt.", {"m:self", "m:now", "m:person+now"}),
+    ("Väsyttää tänään tosi paljon.", {"m:now", "m:no-anchor"}),
     ("Hôm nay tôi rất mệt.", {"m:self", "m:now", "m:person+now"}),
     ("我今天很累。", {"m:self", "m:now", "m:person+now"}),
     ("วันนี้ฉันเหนื่อยมาก", {"m:self", "m:now", "m:person+now"}),
     ("Der Nutzer fährt immer mit dem Rad.", {"m:user", "m:standing", "m:person+standing"}),
-    ("Python is a programming language.", {"m:no-anchor"}),
+    ("Python is a programming language.", {"m:define", "m:no-anchor", "m:no-anchor+define"}),
     ("Suomessa on noin 188 000 järveä.", {"m:no-anchor"}),
+    # a third-person pronoun or a title anchors a text to a person like a name (D-217)
+    ("She works at a bakery in Lyon.", {"m:third"}),
+    ("Er wohnt seit Jahren in Graz.", {"m:third"}),
+    ("Elle est infirmière.", {"m:third", "m:define"}),
+    ("他的妹妹在上海工作。", {"m:third"}),
+    ("田中さんは毎日走ります。", {"m:third", "m:standing", "m:person+standing"}),
+    ("지우 씨는 매운 음식을 좋아한다.", {"m:third"}),
+    ("東京にはたくさんの人が住んでいる。", {"m:no-anchor"}),  # "many", not an honorific
+    ("Användaren är vegetarian.", {"m:user"}),  # the user, in a definite form
+    ("Soy vegetariana desde 2015.", {"m:self"}),  # a first-person verb, no pronoun
+    ("汉语是一种声调语言。", {"m:define", "m:no-anchor", "m:no-anchor+define"}),
 ])
 def test_marker_classes_read_the_same_signal_in_every_language(
         text: str, expected: set[str]) -> None:

@@ -97,7 +97,9 @@ EDGE_CASES: list[tuple[str, str | None]] = [
     ("password: abcdefghij", "secret.password"),
     ("pwd=abc123", "secret.password"),
     ("api key: sk-abc", "secret.password"),
-    ("sk-" + "a" * 15, None),  # 15 characters are no API key
+    # 15 characters are no API key; an agent's bare fragment sits at the classifier's floor
+    # (junk or kept, by retrain: D-211, D-217)
+    ("sk-" + "a" * 15, "classifier.junk"),
     ("sk-" + "a" * 16, "secret.api_key"),
     ("bearer " + "a" * 19, None),
     ("bearer " + "a" * 20, "secret.bearer_token"),

@@ -3,7 +3,8 @@
 Language-independent by construction: character 2–4-grams of the folded text (digits read as
 `0`), folded words and word pairs, and a few shape signals (length, lines, a closing question
 mark, symbol density, clause separators, the declared type), the closed word classes of
-`markers` (a person, the present moment, standing words) in many languages, and the text's
+`markers` (a person, the present moment, standing words, a definition; whether anything
+anchors the text to a person) in many languages, and the text's
 edges, structure and scripts (`shape`). The source is not
 a feature:
 the corpus's refusals lean on agent-inferred text, and a model would learn to distrust every

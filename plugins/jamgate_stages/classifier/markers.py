@@ -13,6 +13,15 @@ table built from Faker's name lists (`first_names.txt`, D-210). With it, "no anc
 no user, no name) is a feature again: before the names, it read a named person's fact
 ("Melanie has been married for 5 years") as a claim about the world (D-175).
 
+A person is anchored in other ways too, the same in every language (D-217): a third-person
+pronoun ("she", "er", "elle", "他的", "彼女") or a title or honorific ("Dr", "Frau", "さん",
+"씨"), a first-person form of "to be" or "to have" where the pronoun is dropped ("soy",
+"olen", "jestem"), the user's word in its inflected forms ("användaren"). A world fact names
+no one and is often a definition: a copula or defining verb ("is", "means", "ist", "是一种",
+"とは") without any anchor is a feature of its own (`m:no-anchor+define`), so is "no anchor".
+Words that read as another common word in a listed language stay out ("dem", "il", "lei",
+"pan", "son", "este").
+
 Tables are folded like the text (`jamgate_core.fold`), so diacritics and case do not matter.
 Words are matched whole in space-separated scripts, as substrings in Chinese, Japanese,
 Korean and Thai.
@@ -57,12 +66,15 @@ tôi mình chúng
 mimi yangu wangu langu changu sisi yetu
 მე ჩემი ჩვენ
 ես իմ մենք
+soy estoy tengo sou estou tenho habe jsem jestem ειμαι olen vagyok
 """
 _SELF_CJK = "我 我们 我們 私 僕 俺 わたし 나는 내가 나의 저는 제가 저의 우리 ฉัน ผม ดิฉัน เรา"
 
 _USER = """
 user user's users'
 nutzer nutzerin benutzer benutzerin anwender anwenderin gebruiker anvandare användare bruker
+nutzers benutzers anwenders användaren brukeren brugeren bruger käyttäjän käyttäjää
+utilisateurs usuarios utilizadores usuários utenti пользовательница пользователей користувачка
 utilisateur utilisatrice usuario usuaria utilizador utilizadora usuário usuária utente
 utilizator usuari
 пользователь пользователя пользователю пользователем користувач користувача
@@ -101,6 +113,45 @@ sasa leo_hii usiku_huu kesho jana
 """
 _NOW_CJK = """今天 今晚 明天 昨天 现在 現在 刚才 剛才 这周 本周 今日 今夜 明日 昨日 今朝 今週
 さっき 오늘 내일 어제 지금 이번_주 วันนี้ พรุ่งนี้ ตอนนี้ เมื่อวาน คืนนี้"""
+
+_THIRD = """
+he him his himself she her hers herself they them their theirs themselves
+er ihn ihm seine seinem seinen seiner sie ihr ihre ihrem ihren ihrer
+hij hem zij haar hun han honom hans hon henne hennes deras hende
+elle elles lui leur leurs ella ellos ellas ele ela eles elas dele dela deles delas loro
+он она они него неё нее ему ей ним ними він вона вони його її йому їй
+ona oni jego jej ich jeho její jemu той тя него нея той њега њој
+αυτοσ αυτη αυτοι αυτεσ αυτον αυτην
+onun ona onlar onların hän häntä hänen hänellä hänelle heidän
+او ایشان لديه لديها שלו שלה שלהם
+उसका उसकी उसके उनका उनकी उनके সে তার তিনি তাঁর তাদের
+beliau mereka siya niya kanya sila nila yeye wao
+anh_ấy cô_ấy ông_ấy bà_ấy chị_ấy
+mr mrs dr prof herr frau monsieur madame mme señor señora sr sra signor signora
+senhor senhora bey hanım hanim господин госпожа пан пані κυριοσ κυρια
+السيد السيدة आदरणीय श्री श्रीमती जी bapak ibu pak
+씨 씨는 씨가 씨의 씨를 씨도 씨와 씨에게 씨한테
+"""
+_THIRD_CJK = """她 他的 他是 他在 他有 他们 他們 彼女 彼は 彼の 彼が 그는 그녀 그가 그의 เขา เธอ
+さん くん ちゃん 先生 女士 小姐 님 คุณ"""
+
+_DEFINE = """
+is are was were means refers stands_for defined consists invented discovered introduced founded
+ist sind bedeutet heißt bezeichnet besteht erfunden entdeckt gegründet eingeführt
+betekent betyder betyr kallas består
+est sont signifie désigne consiste inventé découvert fondé
+es significa consiste inventado inventada descubierto fundado fundada
+são significa inventado descoberto fundado
+sono significa inventato scoperto fondato
+sunt înseamnă
+является являются означает называется состоит это изобретён означає називається складається
+jest są oznacza nazywa składa je jsou znamená означава значи
+ειναι σημαινει ονομαζεται αποτελειται
+anlamına denir tarkoittaa jelenti
+هو هي يعني تعني تسمى يتكون הוא היא פירושו נקרא یعنی
+है हैं मतलब মানে adalah ialah merupakan berarti
+"""
+_DEFINE_CJK = "是一种 是一種 是一个 是一個 是指 指的是 意思是 とは である 의미 이란 คือ หมายถึง"
 
 _STANDING = """
 always usually every never generally whenever
@@ -144,8 +195,14 @@ def _substrings(table: str) -> tuple[str, ...]:
 _CLASSES: dict[str, tuple[frozenset[str], frozenset[str], tuple[str, ...]]] = {
     name: (*_space_table(spaced), _substrings(joined)) for name, spaced, joined in (
         ("self", _SELF, _SELF_CJK), ("user", _USER, _USER_CJK), ("now", _NOW, _NOW_CJK),
-        ("standing", _STANDING, _STANDING_CJK))
+        ("standing", _STANDING, _STANDING_CJK), ("third", _THIRD, _THIRD_CJK),
+        ("define", _DEFINE, _DEFINE_CJK))
 }
+
+
+# The classes that anchor a text to a person (a named person is one too, `named`).
+_ANCHORS = frozenset({"self", "user", "name", "third"})
+NO_ANCHOR = "m:no-anchor"
 
 
 def marker_words() -> frozenset[str]:
@@ -187,13 +244,14 @@ def named_person(text: str) -> bool:
 
 def marker_features(tokens: list[str], named: bool = False) -> list[str]:
     """The marker classes present among a text's folded words, their crossings, and whether
-    the text is anchored to anyone at all: the user, "I"/"we" or a named person (`named`,
-    D-210). With names among the anchors, "no anchor" no longer reads a named person's fact
-    ("Melanie has been married for 5 years") as a claim about the world, as it did before
-    (D-175)."""
+    the text is anchored to anyone at all: the user, "I"/"we", a named person (`named`,
+    D-210), a third-person pronoun or a title (D-217). With names among the anchors, "no
+    anchor" no longer reads a named person's fact ("Melanie has been married for 5 years") as
+    a claim about the world, as it did before (D-175); a definition without an anchor is
+    crossed with it (`m:no-anchor+define`)."""
     present = set(tokens)
     line = f" {' '.join(tokens)} "
-    joined = "".join(tokens)
+    joined = "".join(tokens).replace("たくさん", "")  # "many", not an honorific
     # The substrings are of scripts written without spaces: none is in an ASCII text.
     cjk = not joined.isascii()
     found = {name for name, (single, phrases, substrings) in _CLASSES.items()
@@ -202,8 +260,10 @@ def marker_features(tokens: list[str], named: bool = False) -> list[str]:
     if named:
         found.add("name")
     names = [f"m:{name}" for name in sorted(found)]
-    if found & {"self", "user", "name"}:
+    if found & _ANCHORS:
         names += [f"m:person+{name}" for name in sorted(found & {"now", "standing"})]
     else:
-        names.append("m:no-anchor")
+        names.append(NO_ANCHOR)
+        if "define" in found:
+            names.append(f"{NO_ANCHOR}+define")
     return names
