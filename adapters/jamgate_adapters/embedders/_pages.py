@@ -62,7 +62,8 @@ def word_table(path: Path) -> tuple[int, int] | None:
 
 
 def mapped_at(path: Path) -> set[int]:
-    """The start addresses of this process's whole-file mappings of `path` (Linux)."""
+    """The start addresses of this process's read-only whole-file mappings of `path`
+    (Linux)."""
     if not sys.platform.startswith("linux"):
         return set()
     try:
@@ -73,6 +74,7 @@ def mapped_at(path: Path) -> set[int]:
             for line in maps:
                 fields = line.split(maxsplit=5)
                 if (len(fields) == 6 and fields[5].rstrip("\n") == real
+                        and "w" not in fields[1]  # never a writable one: its pages may differ
                         and int(fields[2], 16) == 0 and int(fields[4]) == inode):
                     starts.add(int(fields[0].split("-")[0], 16))
         return starts
