@@ -21,7 +21,7 @@ from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSI
 from jamgate_server import stdio_wire
 from jamgate_server.mcp import build_server, runs_inline
 from jamgate_server.reply_cache import Body, OpeningDigest
-from jamgate_server.shipped import FORMAT, digest
+from jamgate_server.shipped import FORMAT, digest, installed_versions
 
 if TYPE_CHECKING:
     from jamgate_core.app import App
@@ -104,9 +104,7 @@ def replies_of(app: App, sessions: list[list[Message]]) -> list[list[Body | None
 
 def build_document(app: App, plugins: list[PluginInfo]) -> dict[str, Any]:
     """The shipped file's content: the replies to `openings()` by their normal-form keys."""
-    import importlib.metadata as md
 
-    from jamgate_core import __version__
 
     bodies: list[Body] = []
     positions: dict[str, int] = {}
@@ -123,10 +121,7 @@ def build_document(app: App, plugins: list[PluginInfo]) -> dict[str, Any]:
                 positions[text] = len(bodies)
                 bodies.append(body)
             replies[key] = positions[text]
-    made_with = {"jamgate": __version__,
-                 **{name: md.version(name) for name in ("mcp", "mcp-types", "pydantic",
-                                                         "pydantic-core")}}
-    return {"format": FORMAT, "digest": digest(plugins), "made_with": made_with,
+    return {"format": FORMAT, "digest": digest(plugins), "made_with": installed_versions(),
             "replies": dict(sorted(replies.items())), "bodies": bodies}
 
 

@@ -72,22 +72,28 @@ def digest(plugins: Iterable[PluginInfo]) -> str | None:
     return hashlib.sha256("\n".join(parts).encode("utf-8")).hexdigest()
 
 
+def installed_versions() -> dict[str, str]:
+    """Jamgate's version and the SDK's distributions' (the file's `made_with`)."""
+    from jamgate_core import __version__
+
+    versions = {"jamgate": __version__}
+    for entry in sdk_versions():
+        name, _, version = entry.partition(" ")
+        versions[name] = version
+    return versions
+
+
 def made_with_these_versions(path: Path = FILE) -> bool:
     """Whether the file was made with the Jamgate, SDK and pydantic versions installed here
     (with others its digest cannot match: the replies are not used, and the first start waits
     for the SDK as before; a release makes the file again with `SCRIPT`)."""
     import importlib.metadata as md
 
-    from jamgate_core import __version__
-
     try:
         made = json.loads(path.read_text(encoding="utf-8"))["made_with"]
-        installed = {"jamgate": __version__, **{name: md.version(name) for name in
-                                                ("mcp", "mcp-types", "pydantic",
-                                                 "pydantic-core")}}
+        return bool(made == installed_versions())
     except (OSError, ValueError, KeyError, TypeError, md.PackageNotFoundError):
         return False
-    return bool(made == installed)
 
 
 def refusal(environ: Mapping[str, str], config_file: Path,
