@@ -39,7 +39,13 @@ from jamgate_stages._time import is_past
 _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (name, lazy_compile(pattern, re.ASCII))
     for name, pattern in (
-        ("location", r"\b(?:lives?|living|resides?)\s+(?:in|at|on|near|with|outside)\b|"
+        # The person living there now, not a wish or a feeling about living somewhere ("I'd
+        # like to live in Spain", "I love living near the sea", D-260): "live" not after "to"
+        # or a modal, "living" only after a form of "be" (or opening the text).
+        ("location", r"(?<!\bto )(?<!would )(?<!could )(?<!should )(?<!\bd )"
+                     r"\b(?:lives?|resides?)\s+(?:in|at|on|near|with|outside)\b|"
+                     r"(?:^|\b(?:am|is|are|been|m|re|s)\s+(?:[a-z]+\s+)?)living\s+"
+                     r"(?:in|at|on|near|with|outside)\b|"
                      r"\bbased (?:in|out of)\b|\blocated (?:in|at)\b"),
         ("operating-system", r"\boperating system\b|\b(?:linux|macos|ubuntu|debian|fedora|"
                              r"archlinux|arch linux)\b|(?<!the )\bwindows\b"),

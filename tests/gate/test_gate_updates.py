@@ -76,6 +76,29 @@ UPDATES = [
 ]
 
 
+# A wish, a habit of mind or a feeling about living somewhere is no new home (D-260).
+NOT_A_HOME = [
+    "I love living near the sea", "I'd like to live in Spain one day", "I want to live in Japan",
+    "I miss living in Lisbon", "I enjoy living with my flatmates", "I hate living in the suburbs",
+    "I prefer living alone", "I could live in Paris forever", "We plan to live abroad for a year",
+]
+
+
+@pytest.mark.parametrize("text", NOT_A_HOME)
+def test_a_wish_about_living_somewhere_keeps_the_home(app: App, text: str) -> None:
+    home = save(app, "I live in Athens")
+    verdict = save(app, text)
+    assert verdict.superseded_ids == [] and verdict.memory.subject != "location"
+    assert active(app) == {home.memory.text, text}
+
+
+@pytest.mark.parametrize("text", ["I'm living in Berlin now", "Living in Porto since 2020",
+                                  "I've been living in Oslo for two years"])
+def test_living_somewhere_now_is_a_home(app: App, text: str) -> None:
+    home = save(app, "I live in Athens")
+    assert save(app, text).superseded_ids == [home.id]
+
+
 @pytest.mark.parametrize(("current", "update"), UPDATES)
 def test_a_first_person_update_retires_the_fact_it_updates(app: App, current: str,
                                                            update: str) -> None:
