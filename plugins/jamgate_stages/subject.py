@@ -94,6 +94,11 @@ _COPULA = lazy_compile(
     re.ASCII,
 )
 _MAX_COPULA_WORDS = 14
+# Words before a slot's verb that make it a wish, plan or feeling, not the present (D-260).
+_WISH = wordset(
+    """to would could should might may of about love like enjoy hate miss prefer want wants
+    hope hopes dream dreams imagine considering thinking plan plans planning"""
+)
 # Words that start a sentence but never name its holder.
 _OPENERS = wordset(
     """during after before when while since although though yesterday today tonight recently
@@ -242,10 +247,20 @@ def holder(text: str, prefix_names: bool = True) -> Holder:
     return ("other", fold(first)) if prefix_names else ("self", None)
 
 
+def _wished(text: str, start: int) -> bool:
+    """Whether the words just before `start` make what follows a wish, a plan or a feeling
+    rather than the person's present ("I'd love to work at …", "thinking of moving to …",
+    D-260)."""
+    before = [w.lower() for w in _words(text[max(0, start - 40):start])][-2:]
+    return any(w in _WISH or w.endswith(("'d", "’d")) for w in before)
+
+
 def _applies(pattern: re.Pattern[str], proper: bool | str, text: str) -> bool:
     """Whether the rule matches; a `proper` rule needs a name after it (not a tool's), an
-    "org" rule a name or "a/an" and a workplace noun."""
+    "org" rule a name or "a/an" and a workplace noun. A match after a wish is none."""
     for match in pattern.finditer(text):
+        if _wished(text, match.start()):
+            continue
         if not proper:
             return True
         after = _words(text[match.end():match.end() + 60])

@@ -76,20 +76,26 @@ UPDATES = [
 ]
 
 
-# A wish, a habit of mind or a feeling about living somewhere is no new home (D-260).
-NOT_A_HOME = [
-    "I love living near the sea", "I'd like to live in Spain one day", "I want to live in Japan",
-    "I miss living in Lisbon", "I enjoy living with my flatmates", "I hate living in the suburbs",
-    "I prefer living alone", "I could live in Paris forever", "We plan to live abroad for a year",
+# A wish, a plan or a feeling about living or working somewhere is no update (D-260).
+NOT_AN_UPDATE = [
+    ("I live in Athens", text) for text in (
+        "I love living near the sea", "I'd like to live in Spain one day",
+        "I want to live in Japan", "I miss living in Lisbon", "I enjoy living with my flatmates",
+        "I hate living in the suburbs", "I could live in Paris forever",
+        "I dream of moving to Porto one day")
+] + [
+    ("I work at Initech", text) for text in (
+        "I'd love to work at Google", "I want to work for a startup",
+        "I hope to start working at Hooli", "I applied to work at Stripe")
 ]
 
 
-@pytest.mark.parametrize("text", NOT_A_HOME)
-def test_a_wish_about_living_somewhere_keeps_the_home(app: App, text: str) -> None:
-    home = save(app, "I live in Athens")
-    verdict = save(app, text)
-    assert verdict.superseded_ids == [] and verdict.memory.subject != "location"
-    assert active(app) == {home.memory.text, text}
+@pytest.mark.parametrize(("current", "wish"), NOT_AN_UPDATE)
+def test_a_wish_keeps_the_present_fact(app: App, current: str, wish: str) -> None:
+    present = save(app, current)
+    verdict = save(app, wish)
+    assert verdict.superseded_ids == [] and verdict.memory.subject != present.memory.subject
+    assert active(app) == {current, wish}
 
 
 @pytest.mark.parametrize("text", ["I'm living in Berlin now", "Living in Porto since 2020",
