@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -142,10 +142,28 @@ class App:
                 failure = f"{exc.__class__.__name__}: {exc}"
                 logging.getLogger(__name__).warning(
                     "the embedder failed (%s); this recall is lexical-only.", failure)
-        hits = self.store.search(scope, query, limit=min(limit, RECALL_CAP), type=type,
-                                 now=utcnow(), vector=vector)
+        limit, now = min(limit, RECALL_CAP), utcnow()
+        hits = self.store.search(scope, query, limit=limit, type=type, now=now, vector=vector)
         memories = [ScoredMemory.of(record, score) for record, score in hits]
+        if query:
+            memories = self._subjects_first(memories, query, scope, type, limit, now)
         return RecallResult(memories=self.hooks.recall_filter(memories, query, scope))
+
+    def _subjects_first(self, memories: list[ScoredMemory], query: str, scope: str,
+                        type: str | None, limit: int, now: datetime) -> list[ScoredMemory]:
+        """The live records of the subjects the query asks about (`jamgate_recall_subjects`:
+        "where do I live" → the person's `location`) first, then the other hits (D-261)."""
+        subjects = self.hooks.recall_subjects(query)
+        if not subjects:
+            return memories
+        top = max((m.score for m in memories), default=1.0)
+        records = [record for subject in subjects
+                   for record in self.store.by_subject(scope, subject)
+                   if record.is_live(now) and (type is None or record.type == type)]
+        records.sort(key=lambda r: r.created_at, reverse=True)
+        pinned = [ScoredMemory.of(record, top) for record in records]
+        ids = {m.id for m in pinned}
+        return (pinned + [m for m in memories if m.id not in ids])[:limit]
 
     def forget(self, given: str, *, scope: str | None = None, origin: str = "mcp") -> ForgetResult:
         """Delete one memory by id or unambiguous 8+ character prefix, within the scope."""

@@ -83,6 +83,10 @@ class Hooks:
         result: str = self.pm.hook.jamgate_redact(text=text, reason_code=reason_code)
         return result
 
+    def recall_subjects(self, query: str) -> list[str]:
+        answers = self.pm.hook.jamgate_recall_subjects(query=query)
+        return list(dict.fromkeys(s for answer in answers if answer for s in answer))
+
     def recall_filter(
         self, results: list[ScoredMemory], query: str, scope: str
     ) -> list[ScoredMemory]:

@@ -81,6 +81,13 @@ def jamgate_recall_filter(
 
 
 @hookspec
+def jamgate_recall_subjects(query: str) -> list[str] | None:
+    """The canonical subjects a recall query asks about in the person's own words ("where do
+    I live" → `location`); the live records of those subjects lead its answer. Every answer
+    is joined, in order; None or an empty list asks about none."""
+
+
+@hookspec
 def jamgate_register_tools(register: Callable[..., None], app: Application) -> None:
     """Contribute extra MCP tools: `register(name, description, input_schema, handler)`, where
     `handler(arguments: dict, provenance) -> dict` returns the structured result."""

@@ -215,3 +215,19 @@ def test_a_failing_observer_never_breaks_a_save(
     assert verdict.id in gate_log.read_text(encoding="utf-8")
     app.close()  # a failing shutdown observer does not stop the close either
     assert "failed in jamgate_shutdown" in caplog.text
+
+
+class EditorQuestion:
+    @hookimpl
+    def jamgate_recall_subjects(self, query: str) -> list[str] | None:
+        return ["editor"] if "my editor" in query else None
+
+
+def test_a_subject_a_query_asks_about_leads_the_answer(app: App) -> None:
+    editor = app.save(SaveRequest(text="Jam codes in Neovim every day", subject="editor"))
+    other = app.save(SaveRequest(text="My editor at the newspaper is Maria"))
+    assert editor.decision == other.decision == "saved"
+    assert [m.id for m in app.recall("who is my editor").memories][:1] == [other.id]
+    app.pm.register(EditorQuestion())
+    assert [m.id for m in app.recall("who is my editor").memories][:2] == [editor.id, other.id]
+    assert [m.id for m in app.recall("Maria").memories] == [other.id]  # other queries: as before

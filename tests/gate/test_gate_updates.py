@@ -125,6 +125,25 @@ def test_recall_answers_the_new_home_and_never_the_old(app: App) -> None:
     assert [m.text for m in app.list(status="superseded").memories] == ["I live in Athens"]
 
 
+@pytest.mark.parametrize(("home", "friend", "moved", "question"), [
+    ("I live in Athens", "My friend Anna lives in Oslo", "I moved to Thessaloniki in May",
+     "where do I live"),
+    ("Ich wohne in Wien", "Meine Freundin Anna wohnt in Oslo", "Ich bin nach Graz gezogen",
+     "Wo wohne ich?"),
+    ("Vivo en Madrid", "Mi amiga Ana vive en Lima", "Me mudé a Valencia en mayo", "¿Dónde vivo?"),
+    ("Μένω στην Αθήνα", "Η φίλη μου η Άννα μένει στο Όσλο", "Μετακόμισα στη Θεσσαλονίκη τον Μάιο",
+     "Πού μένω;"),
+])
+def test_where_do_i_live_answers_the_move_not_the_friend(app: App, home: str, friend: str,
+                                                        moved: str, question: str) -> None:
+    """The issue's example: after the move, the question answers the new home first, never
+    the old one, and the friend's city only after it (D-261)."""
+    for text in (home, friend, moved):
+        save(app, text)
+    answer = [m.text for m in app.recall(question).memories]
+    assert answer[:1] == [moved] and home not in answer
+
+
 def test_recall_where_do_i_live_answers_the_current_home_first(app: App) -> None:
     save(app, "I live in Athens")
     save(app, "I work at Initech")
