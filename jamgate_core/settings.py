@@ -31,7 +31,8 @@ BUILTIN = "@builtin"
 # The default stage list, cheapest first; stateful stages last.
 BUILTIN_STAGES: tuple[str, ...] = (
     "validation", "prefilter", "credentials", "injection", "chatter", "junk", "granularity",
-    "source-strictness", "subject", "classifier", "dedup", "supersede", "near-duplicate", "ttl",
+    "source-strictness", "subject", "classifier", "dedup", "supersede", "near-duplicate",
+    "change", "ttl",
 )
 # Stages that may be left out only with `allow_unsafe_stage_list = true`.
 MANDATORY_STAGES: tuple[str, ...] = ("validation", "credentials")

@@ -102,12 +102,17 @@ USER_PHRASES = (
 NOW = wordset("""now currently jetzt nun inzwischen mittlerweile seit maintenant désormais
     actuellement ahora actualmente ya ora adesso attualmente agora atualmente τώρα πλέον""")
 # Verbs that open a statement whose holder is the person (first person, or an agent's note
-# without a subject: "Wohnt in Graz", "Trabaja en Lima").
+# without a subject: "Wohnt in Graz", "Trabaja en Lima"; pro-drop first persons such as "Uso
+# VS Code", which the name table would otherwise read as a person called Uso, D-263).
 LEADING_VERBS = wordset("""wohne wohnt lebe lebt arbeite arbeitet bin habe ziehe zog habite
     habites vis vit travaille réside vivo vive trabajo trabaja soy estoy me mudé resido abito abita
     lavoro lavora sono risiedo moro mora trabalho trabalha sou mudei mudei-me μένω μένει ζω ζει
     δουλεύω δουλεύει εργάζομαι εργάζεται μετακόμισα μετακόμισε είμαι ξεκίνησα empecé comencé
-    comecei""")
+    comecei
+    uso bebo tengo prefiero juego hablo toco escucho escribo bevo preferisco gioco parlo suono
+    ascolto leggo scrivo tenho prefiro jogo falo ouço leio escrevo trinke nutze benutze spiele
+    spreche bevorzuge lese schreibe höre πίνω τρώω χρησιμοποιώ προτιμώ παίζω μιλάω μιλώ
+    διαβάζω γράφω ακούω έχω""")
 
 _P = re.IGNORECASE
 # Location, by language: the person's home now. The update verbs ("moved to …") need a name

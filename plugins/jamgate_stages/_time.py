@@ -30,7 +30,8 @@ _PERIOD = lazy_compile(
     re.IGNORECASE,
 )
 _UNTIL = lazy_compile(
-    rf"(?:\b(?:until|till|bis|hasta|fino al?|até|μέχρι|έως)\s+{_ARTICLE}|"
+    rf"(?:\b(?:until|till|before|bis|vor|hasta|antes\s+de|fino al?|prima\s+del?|até|avant|"
+    rf"μέχρι|έως|πριν\s+(?:το|από\s+το))\s+{_ARTICLE}|"
     rf"\bjusqu['’](?:en|à|au)\s+|\bjusqu['’]a\s+)(?:\w+\s+)?({_YEAR})\b",
     re.IGNORECASE,
 )

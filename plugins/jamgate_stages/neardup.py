@@ -26,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from jamgate_core import BaseStage, Candidate, MemoryRecord, Related, StageContext, StageResult
 from jamgate_stages._lazy_re import lazy_compile
 from jamgate_stages._text import fold, is_cjk, sentences, words, wordset
+from jamgate_stages.change_words import declares_change
 
 _NUMBER = lazy_compile(r"\d+(?:[.,:]\d+)*")
 _ORDINAL = lazy_compile(r"(\d)(?:st|nd|rd|th)\b", re.IGNORECASE)
@@ -152,6 +153,8 @@ class NearDuplicateStage(BaseStage):
         scored = [(r, s) for r, s, _, related in bands if s >= related]
         copies = [(r, s) for r, s, duplicate, _ in bands
                   if s >= duplicate and not value_conflict(candidate.text, r.text)]
+        if copies and declares_change(candidate.text):
+            copies = []  # "I'm now a senior developer": an update, not a copy (D-263)
         hints = [Related(id=r.id, text=r.text, subject=r.subject, similarity=round(s, 4))
                  for r, s in scored[: self.options.max_related]]
         if copies:

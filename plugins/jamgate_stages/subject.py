@@ -247,7 +247,7 @@ def holder(text: str, prefix_names: bool = True) -> Holder:
     return ("other", fold(first)) if prefix_names else ("self", None)
 
 
-def _wished(text: str, start: int) -> bool:
+def wished(text: str, start: int) -> bool:
     """Whether the words just before `start` make what follows a wish, a plan or a feeling
     rather than the person's present ("I'd love to work at …", "thinking of moving to …",
     D-260)."""
@@ -259,7 +259,7 @@ def _applies(pattern: re.Pattern[str], proper: bool | str, text: str) -> bool:
     """Whether the rule matches; a `proper` rule needs a name after it (not a tool's), an
     "org" rule a name or "a/an" and a workplace noun. A match after a wish is none."""
     for match in pattern.finditer(text):
-        if _wished(text, match.start()):
+        if wished(text, match.start()):
             continue
         if not proper:
             return True
