@@ -8,7 +8,9 @@
   a lower-case letter or a symbol counts, so "Ο κωδικός ISRC είναι GR-A12-24-00017" passes;
 - `pin`: a PIN, a lock, safe or door code: 4–8 digits;
 - `token`: an API key, access key, secret key, client secret…: a token-like value;
-- `weak`: "token", "secret", "credentials": only after ":" or "=" with a mixed value.
+- `weak`: "token", "secret", "credentials": only after ":" or "=" with a mixed value;
+- `answer`: the answer to a security question ("secret answer … is Kowalczyk"): after ":" any
+  value, after a copula a capitalised one or one with a digit.
 Latin, Cyrillic and Greek words match whole words; CJK, Thai, Arabic and Hebrew words match
 anywhere (they are written without spaces or with glued prefixes).
 """
@@ -34,7 +36,8 @@ _WORD_TABLE: tuple[tuple[str, str, bool, tuple[str, ...]], ...] = (
         rf"access{_S}(?:tokens?|keys?)", rf"auth(?:entication)?{_S}tokens?",
         rf"(?:refresh|session|bearer|bot|deploy|personal{_S}access){_S}tokens?",
         rf"client{_S}secrets?", rf"private{_S}keys?", rf"(?:signing|encryption|master){_S}keys?",
-        rf"webhook{_S}secrets?", rf"deploy{_S}keys?",
+        rf"webhook{_S}secrets?", rf"deploy{_S}keys?", rf"(?:recovery|backup){_S}(?:keys?|codes?)",
+        rf"(?:scratch|emergency|rescue){_S}codes?", rf"app(?:lication)?{_S}secrets?",
         r"api-?schlüssel\w*", r"(?:zugangs|geheim)schlüssel\w*", r"clés?\s+(?:d'|de\s+l'|d’)?api",
         r"clés?\s+secrètes?", r"clés?\s+d'accès", r"jetons?\s+d'accès",
         r"claves?\s+(?:de\s+(?:la\s+)?)?api", r"claves?\s+secretas?", r"claves?\s+de\s+acceso",
@@ -48,6 +51,7 @@ _WORD_TABLE: tuple[tuple[str, str, bool, tuple[str, ...]], ...] = (
     )), True, ("api", "secret", "access", "auth", "refresh", "session", "bearer", "bot",
                "deploy", "personal", "client", "private", "signing", "encryption", "master",
                "webhook", "zugangs", "geheim", "clé", "jeton", "clave", "chave", "chiav", "klucz",
+               "recovery", "backup", "scratch", "emergency", "rescue", "app",
                "ключ", "секретн", "κλειδί", "gizli", "erişim", "khóa", "kunci")),
     ("token", r"API\s?密钥|API\s?密鑰|密钥|密鑰|秘钥|访问令牌|APIキー|アクセスキー|"
               r"シークレットキー|アクセストークン|API\s?키|액세스\s?키|시크릿\s?키|액세스\s?토큰|"
@@ -55,9 +59,21 @@ _WORD_TABLE: tuple[tuple[str, str, bool, tuple[str, ...]], ...] = (
      ("密钥", "密鑰", "秘钥", "令牌", "キー", "トークン", "키", "토큰", "مفتاح", "מפתח", "कुंजी")),
     ("pin", "|".join((
         r"pin(?:[\s-]?(?:code|kod|kodu|number|nummer|numéro|número|numero))?", r"pincode",
+        r"puk(?:[\s-]?(?:code|kod|kodu|koodi|number|nummer))?", r"entsperr(?:code|pin|muster)\w*",
+        r"(?:lock\s?box|key\s?(?:safe|box)|buzzer|intercom)\s?(?:codes?|combination|pin)",
+        r"(?:port|dörr|dør|larm|alarm)kod(?:en|e|er|erne|ens)?",
+        r"(?:ovi|hälytys|portti)koodi\w*", r"kassakaapin\s+koodi\w*",
+        r"kód\w*\s+(?:k|ke|od|do|ku)\s+(?:trezoru|dveřím|dveří|dverám|alarmu|zámku|sejfu|vchodu|"
+        r"brány|bráně)", r"код\w*\s+(?:разблокировки|розблокування)",
+        r"код\w*\s+від\s+(?:сейфа|дверей|під['’]їзду|домофона|сигналізації)",
+        r"mã\s+(?:két(?:\s+sắt)?|cửa|mở\s+khóa)", r"kod[ea]?\s+(?:brankas|pintu|alarm|gembok)",
+        r"kod\s+odblokowania",
+        r"code\s+(?:de\s+|d['’]\s*)(?:déverrouillage|entrée|accès|l['’]interphone|interphone)",
+        r"código\s+de\s+(?:desbloqueo|desbloqueio|acceso|acesso|entrada)",
+        r"codice\s+(?:di\s+sblocco|d['’]accesso|del\s+(?:portone|citofono))",
         r"geheimzahl", r"пин(?:-?код\w*)?", r"пін(?:-?код\w*)?",
         r"код\w*\s+от\s+(?:сейфа|двери|сигнализации|домофона|"
-        r"замка|калитки)", r"namba\s+ya\s+siri", r"mã\s+pin",
+        r"замка|калитки|подъезда|квартиры|ворот)", r"namba\s+ya\s+siri", r"mã\s+pin",
         rf"(?:safe|alarm|door|gate|garage|locker|padlock|keypad|lock|entry|unlock|screen|bike"
         rf"|luggage)(?:[\s_-]+(?:system|opener|keypad|lock|pad|panel)){{0,2}}{_S}"
         rf"(?:codes?|combinations?|combo|pin)",
@@ -79,11 +95,16 @@ _WORD_TABLE: tuple[tuple[str, str, bool, tuple[str, ...]], ...] = (
                "gate", "garage", "locker", "padlock", "keypad", "lock", "entry", "unlock",
                "screen", "bike", "luggage", "code", "combination", "tresor", "tür", "schloss",
                "haus", "digicode", "código", "codice", "kluis", "deur", "slot", "kod", "kasa",
-               "kapı")),
+               "kapı", "puk", "entsperr", "key", "buzzer", "intercom", "port", "dör", "dør",
+               "larm", "ovi", "hälytys", "portti", "kassakaapin", "kód")),
     ("pin", r"(?<![A-Za-z0-9])(?-i:PIN)s?(?![A-Za-z0-9])|ПИН|暗証番号|PIN码|PIN碼|पिन|"
             r"رقم\s?(?:ال)?سري|الرقم\s?السري|رمز\s?(?:ال)?(?:خزنة|باب|إنذار)|קוד\s?סודי|"
-            r"קוד\s?(?:ל|של\s?)?ה?(?:כספת|אזעקה|דלת|שער)|金庫の(?:番号|暗証番号)|保险箱密码|门禁密码",
-     False, ("pin", "пин", "暗証番号", "पिन", "رقم", "رمز", "קוד", "金庫", "保险箱", "门禁")),
+            r"קוד\s?(?:ל|של\s?)?ה?(?:כספת|אזעקה|דלת|שער)|金庫の(?:番号|暗証番号)|保险箱密码|门禁密码|"
+            r"รหัส\s?(?:ATM|atm|เอทีเอ็ม|บัตร(?:เอทีเอ็ม|ATM)?|ตู้เซฟ|เซฟ|ประตู|ปลดล็อก)|"
+            r"(?:ロック)?解除(?:コード|番号)|オートロック(?:の)?番号|"
+            r"(?:도어락|현관|금고)\s?(?:번호|비번)",
+     False, ("pin", "пин", "暗証番号", "पिन", "رقم", "رمز", "קוד", "金庫", "保险箱", "门禁", "รหัส",
+             "解除", "オートロック", "도어락", "현관", "금고")),
     ("password", "|".join((
         r"pass[\s-]?words?", r"passwd", r"pwd", r"pass[\s-]?phrases?", r"pass[\s-]?codes?",
         r"passw[öo]rt(?:e|er|es)?", r"passwörter", r"kennw[öo]rt(?:e|er|es)?", r"zugangscode",
@@ -109,6 +130,23 @@ _WORD_TABLE: tuple[tuple[str, str, bool, tuple[str, ...]], ...] = (
                  r"รหัสผ่าน", False,
      ("密码", "密碼", "口令", "パスワード", "パスコード", "合言葉", "비밀번호", "비번", "패스워드",
       "암호", "كلم", "رمز", "סיסמ", "گذرواژه", "کلمه", "पासवर्ड", "পাসওয়ার্ড", "پاس", "รหัสผ่าน")),
+    ("answer", "|".join((
+        r"security\s+(?:question\s+)?answers?", r"secret\s+answers?",
+        r"memorable\s+(?:word|answer)",
+        r"answers?\s+(?:to|for)\s+(?:my\s+|the\s+)?(?:\w+\s+){0,3}security\s+questions?",
+        r"sicherheitsantwort\w*", r"antwort\s+auf\s+(?:die|meine)\s+sicherheitsfrage",
+        r"respuesta\s+(?:de\s+seguridad|secreta)", r"resposta\s+(?:de\s+segurança|secreta)",
+        r"réponse\s+(?:secrète|à\s+(?:la|ma)\s+question\s+secrète)",
+        r"risposta\s+(?:segreta|di\s+sicurezza)",
+        r"antwoord\s+op\s+(?:de|mijn)\s+beveiligingsvraag",
+        r"odpowiedź\s+na\s+pytanie\s+(?:zabezpieczające|bezpieczeństwa)",
+        r"ответ\s+на\s+(?:секретный|контрольный)\s+вопрос",
+        r"güvenlik\s+sorusu(?:nun)?\s+cevab\w*",
+    )), True, ("security", "secret", "memorable", "answer", "sicherheitsantwort", "antwort",
+               "respuesta", "resposta", "réponse", "risposta", "antwoord", "odpowied", "ответ",
+               "güvenlik")),
+    ("answer", r"秘密の質問の答え|密保(?:问题)?答案|安全问题(?:的)?答案|보안\s?질문\s?(?:의\s?)?답",
+     False, ("秘密の質問", "密保", "安全问题", "보안")),
     ("code", r"κωδικ\w*|claves?|parol\w*(?!\s+chiav)", True, ("κωδικ", "clave", "parol")),
     ("pw", r"pw", True, ("pw",)),
     ("weak", r"tokens?|secrets?|jetons?|токен\w*|credentials?|creds|geheimnis\w*|secreto|"
@@ -177,7 +215,7 @@ SEPARATOR = lazy_compile(
     r"|(?P<copula>\s+(?:is|was|are|ist|war|lautet|est|c'est|c’est|es|era|é|è|e|sono|to|jest|"
     r"był[ao]?|это|είναι|ήταν|este|je|on|oli|är|var|er|ni|ay|là|adalah|ialah|yaitu|е|є|це|"
     r"היא|הוא|هي|هو|คือ|yra|ir|sind)\s+"
-    r"|[ \t]*(?:是|为|為|は|が|も|는|은|이|가)[ \t]*)",
+    r"|[ \t]*(?:是|为|為|は|が|も|는|은|이|가|คือ)[ \t]*)",
     re.IGNORECASE,
 )
 

@@ -1,26 +1,27 @@
 """Credentials: refuse anything that looks like a secret, in any field, before any other rule.
 
-(Longer than 500 lines by design: one ordered list of grounds, each a few lines, read best in
-one place; the tables live in `_secret_shapes` and `_secret_words`.)
-
 Grounds, first hit wins, every refusal redacted (the text is never logged):
 1. vendor shapes, one maintained table (`_secret_shapes.SHAPES`): `sk-…`, `AKIA…`, `ghp_…`,
-   JWTs, PEM private keys, Azure SAS signatures…;
+   JWTs, PEM private keys and their bare bodies, Azure SAS signatures…;
 2. URLs and connection strings with a password; passwords on command lines (`sshpass -p`,
-   `mysql -p…`, `curl -u user:pass`, `--password=…`);
+   `mysql -p…`, `curl -u user:pass`, `sqlplus u/p@db`, `--password=…`); credential files by
+   their line format (`.pgpass`, `.netrc`, a Wi-Fi QR payload) — all in `_secret_lines`;
 3. 2FA material: `otpauth://` URIs, TOTP seeds near 2FA wording, lists of backup codes;
 4. Luhn-valid card numbers (issuer prefix and length checked; near card wording or an expiry
    date, or in the 4-4-4-4 layout); BIP-39 seed phrases (≥12 words of one wordlist, any
    language `mnemonic` ships: a plain list of 12 such words is refused too);
 5. credential wording with a value, in many languages (`_secret_words`): "my password is …",
-   "mein Passwort ist …", "密码是…", "PIN 4821", "hunter2 is my password";
+   "mein Passwort ist …", "密码是…", "PIN 4821", "hunter2 is my password", a security
+   answer, "user: admin pass: …", a strong value closing the clause ("A jelszavam a
+   netbankhoz Balaton2024!");
 6. `.env`/config assignments whose name holds a credential word with any prefix or suffix
-   (`APP_DB_PASSWORD=…`, `"key": "…"`) and a real value: no placeholder, reference, or
-   metadata such as `TOKEN_TTL=3600`;
+   (`APP_DB_PASSWORD=…`, `"key": "…"`) and a real value, and the same pair in code or markup
+   (`define('DB_PASSWORD', …)`, `<password>…</password>`) — in `_secret_assign`;
 7. a high-entropy token near credential wording.
-Not secrets: git SHAs, UUIDs, digests, key fingerprints, ids and codes (ISNI, ORCID, DOI,
-order numbers), bank account numbers and IBANs (shared to receive money), env var names
-without values, placeholders, and prose about passwords ("my password manager is 1Password").
+Not secrets: git SHAs, UUIDs, digests, key fingerprints, public keys, ids and codes (ISNI,
+ORCID, DOI, order numbers), bank account numbers and IBANs (shared to receive money), env var
+names without values, placeholders, and prose about passwords ("my password manager is
+1Password").
 """
 
 from __future__ import annotations
@@ -33,7 +34,15 @@ from pydantic import BaseModel, Field
 from jamgate_core import BaseStage, Candidate, StageContext, StageResult
 from jamgate_stages import _secret_words as words
 from jamgate_stages._lazy_re import lazy_compile
+from jamgate_stages._secret_assign import code_assignment, env_assignment
+from jamgate_stages._secret_lines import cli_password, connection_password, file_line_password
 from jamgate_stages._secret_shapes import SHAPES, find_shape
+from jamgate_stages._secret_values import CODE_REF as _CODE_REF
+from jamgate_stages._secret_values import FINGERPRINT as _FINGERPRINT
+from jamgate_stages._secret_values import HEX_OR_UUID as _HEX_OR_UUID
+from jamgate_stages._secret_values import PATHLIKE as _PATHLIKE
+from jamgate_stages._secret_values import REF_NAME as _REF_NAME
+from jamgate_stages._secret_values import placeholder as _placeholder
 from jamgate_stages._seed_phrase import find_seed_phrase
 from jamgate_stages._text import char_classes, entropy, wordset
 
@@ -42,110 +51,22 @@ _SHAPES: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
     (shape.kind, shape.label, shape.regex) for shape in SHAPES if shape.context is None
 )
 
-_PLACEHOLDER = lazy_compile(
-    r"(?:<[^>]*>|\[[^\]]*\]|\{\{?[^}]*\}\}?|\$\{?[A-Za-z_][\w:-]*\}?|%[A-Za-z_]\w*%|"
-    r"[*•]+|(?:x+[-_.]?)+|\.+|your[-_ ]?[\w-]*?(?:key|token|secret|password|pass|pwd|here|value)"
-    r"[\w-]*|"
-    r"(?:insert|enter|put)[-_ ]\w+|"
-    r"(?:my|the|some)[-_]\w*?(?:key|token|secret|password|pass|pwd)\w*|"
-    r"change[-_]?(?:me|it|this)\w*|replace[-_]?me\w*|password|passwort|pass|secret|token|"
-    r"redacted|\[redacted\]|example\w*|placeholder|dummy|todo|tbd|test|null|none|nil|"
-    r"undefined|true|false|yes|no|on|off|enabled|disabled|required|optional|empty|default|"
-    r"auto|unset|hidden|masked|sk-|sk_live_|sk_test_)",
-    re.IGNORECASE,
-)
 _EMAIL = lazy_compile(r"[^@\s]+@[^@\s]+\.[A-Za-z]{2,}")
 _VERSION = lazy_compile(r"v?\d+(?:\.\d+)+(?:[-+][\w.]+)?")
 _DATE = lazy_compile(r"\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}(?:[T ]\d{1,2}:\d{2}(?::\d{2})?Z?)?")
 _YEAR = lazy_compile(r"19[5-9]\d|20[0-3]\d")
-_PATHLIKE = lazy_compile(r"^(?:/|~/|\./|\.\./|[A-Za-z]:\\)")
-_HEX_OR_UUID = lazy_compile(
-    r"^(?:[0-9a-fA-F]+|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-"
-    r"[0-9a-fA-F]{12}|(?:sha\d*|md5)[:=-][0-9a-fA-F]+)$"
-)
-_FINGERPRINT = lazy_compile(r"^(?:SHA\d*|MD5|sha\d*|md5)[:=]")
-# A reference to a secret, not the secret: `os.environ[...]`, `secrets.X`, `getpass()`.
-_CODE_REF = lazy_compile(
-    r"(?:os\.|process\.env|import\.meta|env\(|env\[|ENV\[|getenv|System\.getenv|config\.|"
-    r"settings\.|secrets\.|vars\.|inputs\.|self\.|this\.|request\.|params\.|args\.|opts?\.|"
-    r"options\.|[A-Za-z_][\w.]*\()"
-)
-_IDENTIFIER = lazy_compile(r"[A-Za-z_]+")
-_REF_NAME = lazy_compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")  # an env var's name: DB_PASSWORD
 _TRAIL = ".,;:!?)]}»”’'\"`"
-
-
-def _placeholder(value: str) -> bool:
-    """A stand-in for a secret: `<YOUR_KEY>`, `${VAR}`, `xxx`, `…`, `changeme`, `sk-...`."""
-    return bool(_PLACEHOLDER.fullmatch(value) or "..." in value or "…" in value
-                or value.startswith(("<", "${", "{{", "$(", "!secret", "!vault", "!env", "!Ref")))
+_PROCLITIC = lazy_compile(r"^[\u05d0-\u05ea\u0600-\u06ff]{1,2}-?(?=[A-Za-z0-9])")
 
 
 def _named_thing(value: str) -> bool:
     """A value that is not a secret: a product, e-mail, URL, path, version, date or an
     environment variable's name."""
-    return bool(value.lower() in words.PRODUCTS or _EMAIL.fullmatch(value) or "://" in value
+    bare = _PROCLITIC.sub("", value)
+    return bool(bare.lower() in words.PRODUCTS or _EMAIL.fullmatch(value) or "://" in value
                 or _REF_NAME.fullmatch(value) or _PATHLIKE.match(value)
                 or _VERSION.fullmatch(value) or _DATE.fullmatch(value)
                 or value.lower().startswith("www."))
-
-
-# -- 2. URLs, connection strings and command lines ----------------------------------------------
-
-_CONNECTION = lazy_compile(
-    r"\b[a-z][a-z0-9+.-]{1,20}://(?P<user>[^\s:/@]*):(?P<password>[^\s@/]{3,})@[^\s/@]+",
-    re.IGNORECASE,
-)
-_QUERY_PASSWORD = lazy_compile(
-    r"(?:jdbc:[a-z0-9]+:|://)\S*?[?&;](?:password|pwd|pass)=(?P<password>[^&;\s]{3,})",
-    re.IGNORECASE,
-)
-_ARG = r"(?P<v>'[^'\n]*'|\"[^\"\n]*\"|[^\s'\"]+)"
-# (anchor, pattern): the pattern only runs on a lowercased text holding its anchor.
-_CLI: tuple[tuple[str, re.Pattern[str]], ...] = tuple((a, lazy_compile(p)) for a, p in (
-    ("sshpass", rf"\bsshpass\b[^\n|;&]{{0,40}}?\s-p\s*{_ARG}"),
-    ("mysql", rf"\b(?:mysql|mysqldump|mysqladmin|mysqlsh)\b[^\n|;&]{{0,120}}?\s-p{_ARG}"),
-    ("mariadb", rf"\bmariadb(?:-dump)?\b[^\n|;&]{{0,120}}?\s-p{_ARG}"),
-    ("curl", rf"\bcurl\b[^\n|;&]{{0,200}}?\s(?:-u|--user)[\s=]*{_ARG}"),
-    ("login", rf"\b(?:docker|podman|helm|nerdctl|buildah|skopeo|oras|az)\b[^\n|;&]{{0,30}}?"
-              rf"\blogin\b[^\n|;&]{{0,160}}?\s(?:-p|--password)[\s=]+{_ARG}"),
-    ("mongo", rf"\bmongo(?:sh|dump|restore|import|export)?\b[^\n|;&]{{0,160}}?\s(?:-p|--password)"
-              rf"[\s=]+{_ARG}"),
-    ("redis-cli", rf"\bredis-cli\b[^\n|;&]{{0,80}}?\s(?:-a|--pass)\s+{_ARG}"),
-    ("sqlcmd", rf"\bsqlcmd\b[^\n|;&]{{0,120}}?\s-P\s*{_ARG}"),
-    ("smbclient", rf"\bsmbclient\b[^\n|;&]{{0,120}}?\s-U\s+[^\s%]+%{_ARG}"),
-    ("--", rf"(?<![\w-])--(?:(?:http|ftp|db|admin|proxy|registry|client)-)?(?:password|passwd|"
-           rf"pass|pwd|token|api-key|apikey|api-token|secret|auth-token|access-token)[= ]{_ARG}"),
-))
-
-
-def _connection_password(text: str) -> bool:
-    if "://" not in text and "jdbc:" not in text.lower():
-        return False
-    for pattern in (_CONNECTION, _QUERY_PASSWORD):
-        for match in pattern.finditer(text):
-            password = match.group("password")
-            if not _placeholder(password) and not password.startswith("$"):
-                return True
-    return False
-
-
-def _cli_password(text: str, lowered: str) -> bool:
-    if "-" not in text:
-        return False
-    for anchor, pattern in _CLI:
-        if anchor not in lowered:
-            continue
-        for match in pattern.finditer(text):
-            value = match.group("v").strip("'\"")
-            if anchor == "curl":
-                _user, colon, value = value.partition(":")
-                if not colon:
-                    continue
-            if (len(value) >= 4 and not value.startswith(("$", "-")) and "=" not in value
-                    and not _placeholder(value) and not _PATHLIKE.match(value)):
-                return True
-    return False
 
 
 # -- 3. 2FA: otpauth URIs, TOTP seeds, backup codes ---------------------------------------------
@@ -252,7 +173,7 @@ _VALUE = lazy_compile(
 )
 _DIRECT = lazy_compile(r"[ \t]+")
 _CLAUSE_END = lazy_compile(r"[.!?。！？](?=\s|$)|\n")
-_LOCK_CODE = lazy_compile(r"\d{1,3}(?:-\d{1,3}){2,3}|(?=(?:\D*\d){3})[0-9A-F]{4,8}#?")
+_LOCK_CODE = lazy_compile(r"\d{1,3}(?:-\d{1,3}){2,3}|(?=(?:\D*\d){3})[0-9A-FА-ЯЁ]{4,8}#?")
 _PIN_DIGITS = lazy_compile(r"(?<![\w.,/:+-])\d{4,8}#?(?![0-9A-Za-z/-]|[.,:]\d)")
 _REVERSED = lazy_compile(
     r"(?:^|\s)(?P<quote>[\"'`]?)(?P<value>\S{6,}?)[\"'`]?\s+(?:is|was|ist|est|es|é|è)\s+"
@@ -268,6 +189,12 @@ _CREDENTIAL_PAIR = lazy_compile(
     r"(?<!\w)(?:(?:user(?:name)?|login|account)\s*/\s*(?:pass(?:word)?|pwd|pw)|logins?|"
     r"credentials?|creds|sign[\s-]?in|wi-?fi|wlan|ssid)(?:\s+(?:for|to|on|at)\s+[^\n:=]{1,30}?)?\s*[:=]\s*"
     r"(?P<user>[^\s/|]+)\s*[/|]\s*(?P<pw>[^\s,;|]+)",
+    re.IGNORECASE,
+)
+# "user: admin pass: R0uter…", "login=jam, pw=…": a user and then a bare `pass`/`pw` label.
+_USER_PASS = lazy_compile(
+    r"(?<!\w)(?:user(?:name)?|login|usr|benutzer(?:name)?|usuario|utilisateur|identifiant)\s*[:=]"
+    r"\s*[^\s,;]+[\s,;/|-]+(?:pass|pw|pwd|p/w|mdp)\s*[:=]\s*(?P<pw>[^\s,;|]+)",
     re.IGNORECASE,
 )
 _PAIR_ANCHORS = ("login", "cred", "user", "account", "sign", "wi", "wlan", "ssid")
@@ -299,6 +226,9 @@ def _accept(kind: str, mode: str, value: str, quoted: bool, mid: str) -> bool:
         return True  # a combination (12-34-56) or a keypad code with letters (4B21A)
     if not value or _placeholder(value) or _named_thing(value) or _CODE_REF.match(value):
         return False
+    if kind == "answer":  # a name or a word: after "is" only a capitalised one or with a digit
+        return len(value) >= 2 and (quoted or mode == "explicit" or value[0].isupper()
+                                    or any(c.isdigit() for c in value))
     digits = value.rstrip("#*")
     if digits.isdigit() and digits.isascii():
         if kind == "pin":
@@ -382,6 +312,40 @@ def _separated_value(text: str, kind: str, end: int, stop: int) -> bool:
     return False
 
 
+def _direct_at(text: str, end: int) -> int | None:
+    """Where a value right after the word starts: after blanks, or at once after a CJK word
+    ("支付密码917364")."""
+    if direct := _DIRECT.match(text, end):
+        return direct.end()
+    glued = end < len(text) and text[end].isascii() and text[end].isalnum()
+    return end if glued and end and "\u2e80" <= text[end - 1] <= "\u9fff" else None
+
+
+_SOV_COPULA = wordset("است هست है हैं です だ 입니다 dir dır dur dür tir tır tur tür")
+_CLOSING_MAX_WORDS = 5
+
+
+def _value_closes_clause(text: str, end: int, stop: int) -> bool:
+    """A password word, a few words naming the account and the value closing the clause with
+    no separator ("A jelszavam a netbankhoz Balaton2024!", "رمز عبور ایمیل من Tehran#1402 است"):
+    only a value no word or name could be (letters and digits with mixed case or a symbol)."""
+    if not (stop == len(text) or _CLAUSE_END.match(text, stop)):
+        return False  # the window ended mid-clause: its last word is not the clause's
+    clause = text[end:stop]
+    parts = clause.split()
+    if parts and parts[-1] in _SOV_COPULA:
+        parts.pop()
+    if not 2 <= len(parts) <= _CLOSING_MAX_WORDS + 1 or words.SEPARATOR.search(clause):
+        return False
+    value = parts[-1].rstrip(",;")
+    symbol = any(not c.isalnum() and c not in "-_./:'’" for c in value)
+    mixed_case = any(c.isupper() for c in value) and any(c.islower() for c in value)
+    return (len(value) >= 8 and any(c.isalpha() for c in value)
+            and any(c.isdigit() for c in value) and (mixed_case or symbol)
+            and not (_placeholder(value) or _named_thing(value) or _HEX_OR_UUID.match(value)
+                     or words.TECH_VALUE.match(value) or _CODE_REF.match(value)))
+
+
 def _phrase(text: str, lowered: str) -> str | None:
     """`pin` or `password` when credential wording names a value, else None."""
     worded = False
@@ -392,12 +356,14 @@ def _phrase(text: str, lowered: str) -> str | None:
                 text, max(0, start - 30), start):
             continue
         code = "pin" if kind == "pin" else "password"
-        if kind != "code" and kind != "pw" and (direct := _DIRECT.match(text, end)):
-            found = _value_at(text, direct.end())
+        if kind not in ("code", "pw", "answer") and (at := _direct_at(text, end)) is not None:
+            found = _value_at(text, at)
             if found and _accept(kind, "direct", found[0], found[1], ""):
                 return code
         stop = _window_end(text, end)
         if _separated_value(text, kind, end, stop):
+            return code
+        if kind == "password" and _value_closes_clause(text, end, stop):
             return code
         word = match.group()
         if kind == "pin" and (word.startswith("PIN") or not word.isascii()):
@@ -408,141 +374,16 @@ def _phrase(text: str, lowered: str) -> str | None:
         value = match.group("value")
         if _accept("password", "copula", value.rstrip(_TRAIL), bool(match.group("quote")), ""):
             return "password"
+    if ("pass" in lowered or "pw" in lowered or "mdp" in lowered) and (
+            pair := _USER_PASS.search(text)) and _accept(
+                "password", "explicit", pair.group("pw").rstrip(_TRAIL), False, ""):
+        return "password"
     if ("/" in text or "|" in text) and any(a in lowered for a in _PAIR_ANCHORS):
         for match in _CREDENTIAL_PAIR.finditer(text):
             value = match.group("pw").rstrip(_TRAIL)
             if _accept("password", "direct", value, False, "") and not value.isdigit():
                 return "password"
     return None
-
-
-# -- 6. .env and config assignments -------------------------------------------------------------
-
-_ASSIGN = lazy_compile(r"=(?!=)|:(?![/:])")
-_NAME_PARTS = lazy_compile(r"[_.\-]+|(?<=[a-z0-9])(?=[A-Z])")
-_STRONG_PARTS = wordset("""password passwd passwort pwd pass passphrase passcode pw secret secrets
-    token tokens apikey credential credentials creds cred pat privatekey accesskey secretkey
-    clientsecret pin""")
-_GLUED = ("password", "passwd", "pwd", "secret", "token", "apikey", "credential", "credentials")
-_NUMERIC_PARTS = wordset("password passwd passwort pwd pass passcode pin pw")
-_KEY_PAIRS = wordset("""api private access secret account master signing encryption app auth
-    service role shared storage subscription client consumer license""")
-_QUALIFIERS = wordset("""url uri urls endpoint endpoints host hostname port ttl expiry expires
-    expiration exp lifetime timeout length len size min max limit days hours minutes seconds secs
-    ms name names id ids file filename files path paths dir directory folder enabled enable
-    disabled disable required mode type types header headers algorithm algo alg issuer iss
-    audience aud scope scopes region user username users login provider providers domain method
-    methods strategy version policy format prefix suffix rotation count field fields env var vars
-    variable location store backend cache label ref refs reference arn template kind class mount
-    manager rounds cost iterations""")
-_RANK = {"weak": 1, "auth": 2, "strong": 3}
-
-
-def _name_strength(name: str) -> tuple[str, bool] | None:
-    """How strongly a variable name says "secret", and whether digits can be its value."""
-    parts = [p.lower() for p in _NAME_PARTS.split(name) if p]
-    strength, numeric, last = "", False, -1
-    for index, part in enumerate(parts):
-        if part in ("auth", "authorization"):
-            kind = "auth"
-        elif part in _STRONG_PARTS or part.endswith(_GLUED):
-            kind = "strong"
-        elif part in ("key", "keys") or part.endswith(("apikey", "secretkey", "privatekey")):
-            kind = "strong" if index and parts[index - 1] in _KEY_PAIRS else "weak"
-        else:
-            continue
-        last = index
-        numeric = numeric or part in _NUMERIC_PARTS or part.endswith(("password", "passwd", "pwd"))
-        if _RANK[kind] > _RANK.get(strength, 0):
-            strength = kind
-    if last < 0 or any(p in _QUALIFIERS for p in parts[last + 1:]):
-        return None
-    return strength, numeric
-
-
-def _env_value(value: str, *, quoted: bool, strength: str, numeric: bool, spaced: bool,
-               colon: bool) -> bool:
-    """Whether an assigned value is a real secret rather than a placeholder or a reference."""
-    if not value or _placeholder(value) or value[0] == "$" or _CODE_REF.match(value):
-        return False
-    if "://" in value or _PATHLIKE.match(value) or value.lower() in words.PRODUCTS:
-        return False
-    if value.isdigit():
-        return numeric and 4 <= len(value) <= 12
-    if not quoted and spaced and _IDENTIFIER.fullmatch(value):
-        return False  # `password = password_from_vault`: a variable, not a value
-    if _REF_NAME.fullmatch(value) and _name_strength(value):
-        return False  # `secretKeyRef: DB_PASSWORD`
-    classes = char_classes(value)
-    if strength == "weak":
-        hex_like = bool(_HEX_OR_UUID.match(value))
-        if len(value) < 16 or _FINGERPRINT.match(value) or (hex_like and (
-                "-" in value or len(value) < 24)):
-            return False
-        return hex_like or classes >= 3 or (
-            classes >= 2 and entropy(value) >= 3.5)
-    if strength == "auth":
-        return len(value) >= 8 and (classes >= 2 or ":" in value)
-    if colon and not quoted:
-        return len(value) >= 6 and (classes >= 2 or len(value) >= 10)
-    return len(value) >= (4 if numeric else 8)
-
-
-_ENV_ANCHORS = ("pass", "pwd", "secret", "token", "key", "auth", "cred", "pin")
-_VALUE_MAX = 256  # an assigned value is read no further (a long PEM is a vendor shape)
-
-
-def _env_assignment(text: str, lowered: str) -> bool:
-    """`NAME=value`, `NAME: value`, `"name": "value"` with a secret-naming name."""
-    if ("=" not in text and ":" not in text) or not any(a in lowered for a in _ENV_ANCHORS):
-        return False
-    for separator in _ASSIGN.finditer(text):
-        sep = separator.start()
-        end = sep
-        while end and text[end - 1] in " \t":
-            end -= 1
-        quote = text[end - 1] if end and text[end - 1] in "\"'" else ""
-        end -= len(quote)
-        begin = end
-        while begin and (text[begin - 1].isalnum() or text[begin - 1] in "_.-"):
-            begin -= 1
-        name = text[begin:end]
-        if not name or not (name[0].isalpha() or name[0] == "_"):
-            continue
-        if not any(a in lowered[begin:end] for a in _ENV_ANCHORS):
-            continue
-        before = text[begin - 1] if begin else ""
-        if (before and before in "$%{") or (quote and before != quote):
-            continue
-        colon = text[sep] == ":"
-        if colon and not (quote or any(c in name for c in "_-.")
-                          or (any(c.isupper() for c in name[1:]) and not name.isupper())):
-            continue  # a plain word before ":" is wording, judged by the phrase rule
-        rated = _name_strength(name)
-        if rated is None:
-            continue
-        pos = sep + 1
-        while pos < len(text) and text[pos] in " \t":
-            pos += 1
-        spaced = pos > sep + 1 or end < sep
-        value, quoted = _assigned_value(text, pos, query=before in "?&" and bool(before))
-        if _env_value(value, quoted=quoted, strength=rated[0], numeric=rated[1], spaced=spaced,
-                      colon=colon):
-            return True
-    return False
-
-
-def _assigned_value(text: str, pos: int, *, query: bool) -> tuple[str, bool]:
-    if pos < len(text) and text[pos] in "\"'`":
-        close = text.find(text[pos], pos + 1, pos + _VALUE_MAX)
-        newline = text.find("\n", pos + 1, pos + _VALUE_MAX)
-        if close > pos and (newline < 0 or close < newline):
-            return text[pos + 1:close], True
-    end, limit = pos, min(len(text), pos + _VALUE_MAX)
-    stops = " \t\n\"'`" + ("&#" if query else "")
-    while end < limit and text[end] not in stops:
-        end += 1
-    return text[pos:end].rstrip(",;)]}"), False
 
 
 # -- 7. high entropy near wording ---------------------------------------------------------------
@@ -629,10 +470,12 @@ class CredentialsStage(BaseStage):
         shape = find_shape(text, lowered, longest)
         if shape is not None:
             return shape.kind, shape.label
-        if _connection_password(text):
+        if connection_password(text):
             return "connection_string", "a URL or connection string with a password"
-        if _cli_password(text, lowered):
+        if cli_password(text, lowered):
             return "cli_password", "a password on a command line"
+        if file_line_password(text, lowered):
+            return "credential_file", "a line of a credential file (.pgpass, .netrc, Wi-Fi QR)"
         if "otpauth:" in text and _OTPAUTH.search(text):
             return "otpauth_uri", "a 2FA (otpauth://) secret"
         if _totp_seed(text):
@@ -648,7 +491,7 @@ class CredentialsStage(BaseStage):
             return "pin", "a PIN"
         if phrase:
             return "password", "a password or key assignment"
-        if _env_assignment(text, lowered):
+        if env_assignment(text, lowered) or code_assignment(text, lowered):
             return "env_assignment", "a secret assigned to a variable (.env or config)"
         if longest >= self.options.min_token_length and self._high_entropy(text):
             return "high_entropy", "a high-entropy token next to credential wording"

@@ -198,6 +198,16 @@ PATTERN_EXAMPLES: dict[tuple[str, str], str] = {
     ("onepassword_token", "a 1Password account secret key"):
         j("A3-", "ABC123-", "DEF456-", "GHI78-", "JKL90-", "MNO12-", "PQR34"),
     ("recovery_key", "a BitLocker recovery key"): "-".join(str(317461 + 11 * i) for i in range(8)),
+    ("private_key", "a private key's body without its armour"):
+        j("MIIEvQIBADANBgkqhkiG9w0BAQEFAASC", body(30)),
+    ("okta_token", "an Okta API token"): j("Authorization: SS", "WS 00", body(40)),
+    ("firebase_key", "a Firebase Cloud Messaging server key"):
+        j("AAAA", body(7), ":APA91b", body(110)),
+    ("teams_webhook", "a Microsoft Teams webhook URL"):
+        j("https://jam.webhook.office.com/webhookb2/", UUID, "@", UUID, "/IncomingWebhook/",
+          hexs(32), "/", UUID),
+    ("salesforce_token", "a Salesforce session token"): j("00D", body(12), "!AQ", body(90)),
+    ("twitch_key", "a Twitch stream key"): j("live_", "772269343_", body(30)),
     ("bearer_token", "a bearer token"): j("Authorization: Bear", "er ", body(30)),
     ("basic_auth", "a basic-auth header"): j("Authorization: Basic ", "amFtOmh1bnRlcjI="),
 }

@@ -9,11 +9,15 @@ password rules ("Passwort: mindestens zwölf Zeichen") and code that reads a sec
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from jamgate_commands.bench_gate import load_corpus
 from jamgate_stages.credentials import CredentialsStage
+
+S19 = Path(__file__).resolve().parents[1] / "corpus" / "gate2" / "s19.jsonl"
 
 IDS_AND_DIGESTS = [
     "The release commit for v2.3 is 9f2c1e7.",
@@ -265,6 +269,20 @@ def test_the_set_is_large_and_distinct() -> None:
 
 @pytest.mark.parametrize("text", BENIGN)
 def test_benign_look_alike_passes(text: str) -> None:
+    assert CredentialsStage().detect(text) is None
+
+
+# s19's look-alikes (D-254): public keys and key material that is not secret, tracking numbers,
+# ISBNs, phone numbers, VINs, IMEIs, IBANs, where a secret is kept, in 24 languages.
+S19_LOOKALIKES = [c.text for c in load_corpus(S19) if c.category == "credential-lookalike"]
+
+
+def test_s19_adds_sixty_new_look_alikes() -> None:
+    assert len(set(S19_LOOKALIKES) - set(BENIGN)) >= 60
+
+
+@pytest.mark.parametrize("text", S19_LOOKALIKES)
+def test_s19_look_alike_passes(text: str) -> None:
     assert CredentialsStage().detect(text) is None
 
 

@@ -22,13 +22,14 @@ from jamgate_stages.granularity import multiple_facts
 from jamgate_stages.junk import is_one_off
 from jamgate_stages.source_strictness import SourceStrictnessStage
 
-S17 = Path(__file__).resolve().parents[1] / "corpus" / "gate2" / "s17.jsonl"
+GATE2 = Path(__file__).resolve().parents[1] / "corpus" / "gate2"
 
 
 @pytest.fixture(scope="module")
 def s17() -> list[GateCase]:
+    """The rules_dev sources: s17 and s19 (the credentials' own, D-254)."""
     pytest.importorskip("mnemonic")  # the seed-phrase records need the BIP-39 wordlists
-    return load_corpus(S17)
+    return load_corpus(GATE2 / "s17.jsonl") + load_corpus(GATE2 / "s19.jsonl")
 
 
 def _fields(secret: str) -> dict[str, dict[str, Any]]:
@@ -45,7 +46,7 @@ def _fields(secret: str) -> dict[str, dict[str, Any]]:
 def test_every_s17_credential_is_refused_in_every_field(judge: Any, s17: list[GateCase]) -> None:
     stage = judge(CredentialsStage())
     credentials = [c for c in s17 if c.category == "credential"]
-    assert len(credentials) >= 70
+    assert len(credentials) >= 270
     missed = []
     for case in credentials:
         results = {"text": stage(case.text)}
@@ -60,7 +61,7 @@ def test_every_s17_credential_is_refused_in_every_field(judge: Any, s17: list[Ga
 def test_no_kept_s17_record_is_refused_as_a_credential(judge: Any, s17: list[GateCase]) -> None:
     stage = judge(CredentialsStage())
     kept = [c for c in s17 if c.expect == "pass"]
-    assert sum(c.category == "credential-lookalike" for c in kept) >= 20
+    assert sum(c.category == "credential-lookalike" for c in kept) >= 100
     assert [c.text for c in kept if stage(c.text).decision is not None] == []
 
 

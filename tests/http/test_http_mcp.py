@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -84,3 +85,12 @@ async def test_stateless_mode_and_provenance(public_server: Running, mode: str,
         assert saved["memory"]["client"] == expected
         recalled = await call(client, "recall_memory", {"query": "tram", "scope": mode})
         assert [m["id"] for m in recalled["memories"]] == [saved["id"]]
+
+
+async def test_a_secret_in_the_client_info_is_refused(public_server: Running) -> None:
+    secret = "".join(["hv", "s.", "Q7hV2mLx9RtY4bNc8KpW3sZd6FgJ1aEu"])
+    async with connect(public_server, "2026-07-28", secret) as client:
+        saved = await call(client, "save_memory", {
+            "text": "Jam's favourite ferry is the one to Aegina", "scope": "client-secret"})
+    assert saved["decision"] == "rejected" and saved["reason_code"].startswith("secret.")
+    assert "Q7hV2mLx9R" not in json.dumps(saved)

@@ -144,3 +144,17 @@ def test_unknown_rest_path_lists_the_routes(http: httpx2.Client) -> None:
     response = http.get("/v1/memories")
     assert response.status_code == 404
     assert "DELETE /v1/memory/{id}" in response.json()["message"]
+
+
+@pytest.mark.parametrize("header", [
+    "".join(["hv", "s.", "Q7hV2mLx9RtY4bNc8KpW3sZd6FgJ1aEu"]) + "/2.1",
+    "shortcuts/" + "".join(["gh", "p_", "Q7hV2mLx9RtY4bNc8KpW3sZd6FgJ1aEuXyZw"]),
+], ids=["name", "version"])
+def test_a_secret_in_the_client_header_is_refused(http: httpx2.Client, header: str) -> None:
+    response = http.post("/v1/memory", json={"text": "Jam drinks oolong at noon",
+                                             "scope": "rest-5"},
+                         headers={"X-Jamgate-Client": header})
+    assert response.status_code == 200
+    assert response.json()["decision"] == "rejected"
+    assert response.json()["reason_code"].startswith("secret.")
+    assert "Q7hV2mLx9R" not in response.text
