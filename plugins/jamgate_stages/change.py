@@ -59,13 +59,12 @@ def _holder(text: str) -> tuple[str, str | None]:
 
 
 def same_holder(new: str, old: str) -> bool:
-    """Both the person's own facts (a text whose holder is unclear counts as theirs), or both
-    the same other person's."""
-    (new_kind, new_prefix), (old_kind, old_prefix) = _holder(new), _holder(old)
+    """Both the person's own facts (a text whose holder is unclear counts as theirs when the
+    other is plainly theirs). Another person's facts are left to the subject stage, whose
+    subjects carry their name: a narrative about them says "now" of many things (D-263)."""
+    (new_kind, _), (old_kind, _) = _holder(new), _holder(old)
     personal = {"self", "unknown"}
-    if new_kind in personal and old_kind in personal:
-        return "self" in (new_kind, old_kind)
-    return new_kind == old_kind == "other" and new_prefix == old_prefix
+    return new_kind in personal and old_kind in personal and "self" in (new_kind, old_kind)
 
 
 class ChangeStage(BaseStage):
