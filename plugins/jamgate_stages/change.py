@@ -82,10 +82,10 @@ class ChangeStage(BaseStage):
         candidates: int = Field(default=5, ge=1, le=20)
 
     def evaluate(self, candidate: Candidate, ctx: StageContext) -> StageResult:
-        if candidate.subject is not None and ctx.view.by_subject(candidate.subject):
-            return StageResult.passed()  # the supersede stage has judged it
         if not declares_change(candidate.text) or is_past(candidate.text, ctx.now):
             return StageResult.passed()
+        if candidate.subject is not None and ctx.view.by_subject(candidate.subject):
+            return StageResult.passed()  # the supersede stage has judged it
         replaced = self._replaced(candidate, ctx)
         if replaced is None:
             return StageResult.passed()
