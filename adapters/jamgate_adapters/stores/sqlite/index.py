@@ -109,16 +109,18 @@ class CommonTerms:
             self._known[(part, cap)] = min(count, cap)
             self._caps.add(cap)
 
-    def added(self, tokens: Iterable[str]) -> None:
-        """A row holding these index tokens joined the index (this store's commit)."""
+    def added(self, rows: Iterable[Sequence[str]]) -> None:
+        """Rows joined the index (this store's commit), each as its index columns (tokens
+        separated by spaces): each known count of a word a row holds grows by one."""
         if not self._known:
             return
-        for token in set(tokens):
-            for cap in self._caps:
-                key = (_quoted(token), cap)
-                count = self._known.get(key)
-                if count is not None and count < cap:
-                    self._known[key] = count + 1
+        for columns in rows:
+            for token in set(" ".join(columns).split()):
+                for cap in self._caps:
+                    key = (_quoted(token), cap)
+                    count = self._known.get(key)
+                    if count is not None and count < cap:
+                        self._known[key] = count + 1
 
     def forget(self) -> None:
         self._known.clear()
