@@ -447,3 +447,24 @@ def test_a_common_word_counted_again_after_a_forget(tmp_path: Path, forgetter: s
     assert zebra.id in found() and len(found()) == 5  # 96 kites: both words rank now
     store.close()
     other.close()
+
+
+def test_known_word_counts_follow_the_rows_this_store_adds(tmp_path: Path) -> None:
+    """A plain word's remembered count (D-242) grows with each row this store inserts holding
+    it (in its text, its subject or twice), so every count a search uses is the fresh one."""
+    from jamgate_adapters.stores.sqlite import index
+
+    store = opened(tmp_path)
+    texts = ["Jam flies a kite", "Jam flies a red kite", "Kite kite kite", "Café Müller opens",
+             "café muller opens late", "東京 is a city", "Jam likes 東京 kites"]
+    parts = ['"jam"', '"kite"', '"kites"', '"cafe"', '"muller"', '"opens"', '"zebra"',
+             'grams : "東京"', '"kite" *']
+    for n, text in enumerate(texts):
+        store.search("default", "jam kite kites cafe muller opens zebra 東京", limit=5, type=None,
+                     now=NOW, exact=True)
+        insert(store, make_record(text, at=n, subject="kite" if n == 3 else None))
+        assert store._conn is not None
+        for cap in (3, 101):
+            cached = index._frequencies(store._conn, parts, cap, store._common)
+            assert cached == index._frequencies(store._conn, parts, cap), (text, cap)
+    store.close()

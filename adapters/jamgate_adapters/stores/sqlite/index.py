@@ -7,7 +7,7 @@ from __future__ import annotations
 import sqlite3
 import sys
 from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -80,27 +80,58 @@ def ranking_match(conn: sqlite3.Connection, parts: Sequence[str],
 
 
 class CommonTerms:
-    """The FTS5 terms a count already found at its cap, by (term, cap): rows only join the
-    index between forgets, so such a term's capped count stays the cap and is not counted
-    again (D-205). Emptied when a row may have left the index: this store's forget or
-    compaction (`forget`), or any other connection's commit (`PRAGMA data_version`)."""
+    """The FTS5 term counts a search already made, by (term, cap): a term found at its cap
+    (D-205), and a plain word's exact count below it (D-242). Rows only join the index between
+    forgets, so a capped count stays the cap, and this store adds one to a plain word's count
+    for each row it inserts with that word (`added`). Emptied when a row may have left the
+    index: this store's forget or compaction (`forget`), or any other connection's commit
+    (`PRAGMA data_version`)."""
 
     LIMIT = 100_000
 
     def __init__(self) -> None:
-        self._known: set[tuple[str, int]] = set()
+        self._known: dict[tuple[str, int], int] = {}
+        self._caps: set[int] = set()
         self._version: int | None = None
 
-    def current(self, conn: sqlite3.Connection) -> set[tuple[str, int]]:
-        """The terms at their cap, as of this connection's view of the database."""
+    def current(self, conn: sqlite3.Connection) -> dict[tuple[str, int], int]:
+        """The counts known, as of this connection's view of the database."""
         version = conn.execute("PRAGMA data_version").fetchone()[0]
         if version != self._version or len(self._known) > self.LIMIT:
             self._known.clear()
             self._version = version
         return self._known
 
+    def counted(self, part: str, cap: int, count: int) -> None:
+        """Remember a fresh count: a plain word's always, any other term's at its cap only
+        (a prefix counts occurrences, a column filter one column: no row adds one to them)."""
+        if count >= cap or _plain(part):
+            self._known[(part, cap)] = min(count, cap)
+            self._caps.add(cap)
+
+    def added(self, rows: Iterable[Sequence[str]]) -> None:
+        """Rows joined the index (this store's commit), each as its index columns (tokens
+        separated by spaces): each known count of a word a row holds grows by one."""
+        if not self._known:
+            return
+        for columns in rows:
+            for token in set(" ".join(columns).split()):
+                for cap in self._caps:
+                    key = (_quoted(token), cap)
+                    count = self._known.get(key)
+                    if count is not None and count < cap:
+                        self._known[key] = count + 1
+
     def forget(self) -> None:
         self._known.clear()
+
+
+def _plain(part: str) -> bool:
+    """A quoted word that is one token of the `ascii` tokenizer as written (lowercase ASCII
+    letters, digits and non-ASCII characters): it matches exactly the rows holding it."""
+    if len(part) < 3 or part[0] != '"' or part[-1] != '"':
+        return False
+    return all(not c.isascii() or c.islower() or c.isdigit() for c in part[1:-1])
 
 
 def match_parts(conn: sqlite3.Connection, query: str, *,
@@ -144,10 +175,10 @@ def _indexed(conn: sqlite3.Connection, text: str, prefix: bool) -> bool:
 def _frequencies(conn: sqlite3.Connection, parts: Sequence[str], cap: int,
                  common: CommonTerms | None = None) -> dict[str, int]:
     """How many rows each FTS5 term matches, counted up to `cap`, in one statement per
-    hundred terms (none for a term `common` knows is at the cap). A prefix term counts its
+    hundred terms (none for a term whose count `common` knows). A prefix term counts its
     occurrences instead (an upper bound; a prefix MATCH would merge every doclist first)."""
-    known = common.current(conn) if common is not None else set()
-    counts = {part: cap for part in parts if (part, cap) in known}
+    known = common.current(conn) if common is not None else {}
+    counts = {part: known[part, cap] for part in parts if (part, cap) in known}
     todo = [part for part in parts if part not in counts]
     for start in range(0, len(todo), 100):
         chunk = todo[start:start + 100]
@@ -166,8 +197,8 @@ def _frequencies(conn: sqlite3.Connection, parts: Sequence[str], cap: int,
         row = conn.execute("SELECT " + ", ".join(selects), params).fetchone()
         for part, n in zip(chunk, row, strict=True):
             counts[part] = int(n)
-            if n >= cap:
-                known.add((part, cap))
+            if common is not None:
+                common.counted(part, cap, int(n))
     return counts
 
 def _typos(conn: sqlite3.Connection, text: str) -> list[str]:

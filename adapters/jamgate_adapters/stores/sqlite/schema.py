@@ -163,12 +163,15 @@ def fts_row(text: str, subject: str | None) -> tuple[str, str, str, str]:
             " ".join(grams), " ".join(chars))
 
 
-def index_record(conn: sqlite3.Connection, seq: int, text: str, subject: str | None) -> None:
-    """Add one record to the keyword index."""
+def index_record(conn: sqlite3.Connection, seq: int, text: str,
+                 subject: str | None) -> tuple[str, str, str, str]:
+    """Add one record to the keyword index; its columns (space-separated tokens)."""
+    columns = fts_row(text, subject)
     conn.execute(
         "INSERT INTO records_fts (rowid, text, subject, grams, chars) VALUES (?, ?, ?, ?, ?)",
-        (seq, *fts_row(text, subject)),
+        (seq, *columns),
     )
+    return columns
 
 
 def _to_v1(conn: sqlite3.Connection) -> None:

@@ -361,13 +361,17 @@ class SqliteStore(SqliteAuthState, SqlitePending):
                    preconditions: Sequence[Preconditions]) -> None:
         """Check every precondition, then apply every plan, in one transaction."""
         current: WritePlan | None = None
+        indexed: list[tuple[str, ...]] = []  # the keyword-index columns of the rows inserted
         try:
-            with self._transaction() as conn:
-                for condition in preconditions:
-                    self._check(conn, condition)
-                for current in plans:
-                    self._apply(conn, current)
-                schema.prune_changes(conn)
+            with self._lock:
+                with self._transaction() as conn:
+                    for condition in preconditions:
+                        self._check(conn, condition)
+                    for current in plans:
+                        if (columns := self._apply(conn, current)) is not None:
+                            indexed.append(columns)
+                    schema.prune_changes(conn)
+                self._common.added(indexed)  # committed: the counts grow (D-242)
         except sqlite3.IntegrityError as exc:
             if "records.id" in str(exc):
                 inserted = current.insert.id if current and current.insert else "?"
@@ -393,7 +397,8 @@ class SqliteStore(SqliteAuthState, SqlitePending):
                         "since they were read; nothing was changed")
 
     @staticmethod
-    def _apply(conn: sqlite3.Connection, plan: WritePlan) -> None:
+    def _apply(conn: sqlite3.Connection, plan: WritePlan) -> tuple[str, ...] | None:
+        """Apply one plan; the keyword-index columns of the row it inserts."""
         now = iso(plan.now)
         for record_id in plan.retire:
             changed = conn.execute(
@@ -416,7 +421,9 @@ class SqliteStore(SqliteAuthState, SqlitePending):
                 f"INSERT INTO records ({', '.join(values)}) "
                 f"VALUES ({', '.join(':' + k for k in values)})", values)
             assert cursor.lastrowid is not None
-            schema.index_record(conn, cursor.lastrowid, plan.insert.text, plan.insert.subject)
+            return schema.index_record(conn, cursor.lastrowid, plan.insert.text,
+                                       plan.insert.subject)
+        return None
 
     def delete(self, scope: str, record_id: str) -> MemoryRecord | None:
         """Remove the record, its keyword-index entries and its vector; then empty the WAL."""
