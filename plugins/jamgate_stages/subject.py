@@ -90,10 +90,13 @@ _TOKEN = lazy_compile(r"[^\W_][\w'’-]*")
 _ELIDED = lazy_compile(r"^(j|l|n|d|m|t|s|qu)['’](\w.*)$", re.IGNORECASE)
 _COPULA = lazy_compile(
     r"^(my|your|their|his|her|our|its|the|[a-z]+['’]s)\s+((?:[a-z]+\s+){0,2}?[a-z]+)"
-    r"\s+(?:is|are|was|were)\s+(\w+)",
+    r"\s+(?:is|are|was|were)\s+(\S+)",
     re.ASCII,
 )
 _MAX_COPULA_WORDS = 14
+# Words that date the value, not name the slot: "my new phone number is …" updates
+# `phone-number` (D-264). "old" and "former" stay: they name a past slot, not the present one.
+_RECENT = wordset("""new current latest updated present recent newest""")
 # Words before a slot's verb that make it a wish, plan or feeling, not the present (D-260).
 _WISH = wordset(
     """to would could should might may of about love like enjoy hate miss prefer want wants
@@ -316,7 +319,7 @@ def derive_subject(text: str, max_length: int = 300, prefix_names: bool = True,
 
 def _copula_subject(match: re.Match[str], prefix_names: bool, naming: bool) -> str | None:
     determiner, phrase = match.group(1), match.group(2)
-    kept = [w for w in phrase.split() if w not in _STOP]
+    kept = [w for w in phrase.split() if w not in _STOP and w not in _RECENT]
     if any(w in _FUNCTION for w in kept):
         return None
     if not kept or len(kept) > 3 or (len(kept) == 1 and len(kept[0]) < 3):

@@ -73,6 +73,10 @@ UPDATES = [
     ("Moro em Lisboa", "Me mudei para o Porto"),
     ("Μένω στην Αθήνα", "Μετακόμισα στη Θεσσαλονίκη τον Μάιο"),
     ("Δουλεύω στην Intracom", "Ξεκίνησα να δουλεύω στη Vodafone"),
+    # "new" dates the value, not the slot; a value may open with a sign (D-264)
+    ("My phone number is +30 691 234 5678", "My new phone number is +30 697 765 4321"),
+    ("My favorite color is blue", "My new favorite color is green"),
+    ("My monthly rent is €950", "My current monthly rent is €1,020"),
 ]
 
 
