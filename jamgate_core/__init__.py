@@ -24,7 +24,7 @@ _HOMES: dict[str, str] = {name: f"jamgate_core.{module}" for module, names in {
         "parse_iso text_key utcnow",
     "errors": "ConfigError InvalidArgument JamgateError NotFound PreconditionFailed StoreCorrupt "
         "StoreError StoreTooNew StoreUnavailable",
-    "text": "STOPWORDS fold folded_words is_cjk runs script_runs sentences tokens words",
+    "text": "STOPWORDS fold folded_words is_cjk runs script_runs sentences stem tokens words",
     "writes": "apply_plan",
     "settings": "Settings",
 }.items() for name in names.split()}
@@ -90,6 +90,7 @@ __all__ = [
     "runs",
     "script_runs",
     "sentences",
+    "stem",
     "text_key",
     "tokens",
     "utcnow",
@@ -166,6 +167,7 @@ if TYPE_CHECKING:
         runs,
         script_runs,
         sentences,
+        stem,
         tokens,
         words,
     )

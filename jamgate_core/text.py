@@ -148,3 +148,16 @@ def script_runs(word: str) -> list[tuple[bool, str]]:
         else:
             found.append((cjk, char))
     return found
+
+
+_SUFFIXES = ("ing", "ed", "es", "s", "ly")
+
+
+def stem(word: str) -> str:
+    """A light, language-blind suffix strip for Latin-script words (`painted` → `paint`)."""
+    for _ in range(2 if word.isascii() else 0):  # `paintings` → `painting` → `paint`
+        suffix = next((s for s in _SUFFIXES if len(word) > len(s) + 2 and word.endswith(s)), "")
+        if not suffix:
+            break
+        word = word[: -len(suffix)]
+    return word

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from jamgate_core import fold, is_cjk, sentences, tokens, words
+from jamgate_core import fold, is_cjk, sentences, stem, tokens, words
 
 __all__ = [
     "FILLER",
@@ -26,6 +26,7 @@ __all__ = [
     "is_cjk",
     "meaningful",
     "sentences",
+    "stem",
     "tokens",
     "words",
     "wordset",

@@ -20,7 +20,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field
 
 from jamgate_core import TRUST, BaseStage, Candidate, MemoryRecord, StageContext, StageResult
-from jamgate_stages._text import fold, words
+from jamgate_stages._text import fold, stem, words
 from jamgate_stages._time import is_past
 from jamgate_stages.change_words import MARKER_WORDS, declares_change
 from jamgate_stages.classifier.markers import named_person
@@ -28,17 +28,8 @@ from jamgate_stages.neardup import shingles
 from jamgate_stages.subject import holder
 
 
-def _stem(word: str) -> str:
-    """English light suffixes off ("playing" → "play"), as the keyword index matches them."""
-    for _ in range(2):
-        suffix = next((x for x in ("ing", "ed", "es", "s")
-                       if word.endswith(x) and len(word) - len(x) >= 4), "")
-        word = word[: len(word) - len(suffix)]
-    return word
-
-
 def _content(text: str) -> frozenset[str]:
-    return frozenset(_stem(w) for w in shingles(text) if w not in MARKER_WORDS)
+    return frozenset(stem(w) for w in shingles(text) if w not in MARKER_WORDS)
 
 
 def lexical_similarity(new: str, old: str) -> float:
@@ -47,24 +38,23 @@ def lexical_similarity(new: str, old: str) -> float:
     return len(left & right) / len(left | right) if left and right else 0.0
 
 
-def _holder(text: str) -> tuple[str, str | None]:
-    """`subject.holder`, where an opening capitalised word that is no known first name ("Non
-    bevo più …", "Firefox is my browser now") is no other person."""
+def holder_kind(text: str) -> str:
+    """`subject.holder`'s kind, where an opening capitalised word that is no known first name
+    ("Non bevo più …", "Firefox is my browser now") is no other person."""
     kind, prefix = holder(text)
     opening = words(text)[:1]
     if (kind == "other" and prefix is not None and opening and fold(opening[0]) == prefix
             and not named_person(opening[0])):
-        return "unknown", None
-    return kind, prefix
+        return "unknown"
+    return kind
 
 
-def same_holder(new: str, old: str) -> bool:
+def same_holder(new_kind: str, old: str) -> bool:
     """Both the person's own facts (a text whose holder is unclear counts as theirs when the
     other is plainly theirs). Another person's facts are left to the subject stage, whose
     subjects carry their name: a narrative about them says "now" of many things (D-263)."""
-    (new_kind, _), (old_kind, _) = _holder(new), _holder(old)
-    personal = {"self", "unknown"}
-    return new_kind in personal and old_kind in personal and "self" in (new_kind, old_kind)
+    old_kind = holder_kind(old)
+    return {new_kind, old_kind} <= {"self", "unknown"} and "self" in (new_kind, old_kind)
 
 
 class ChangeStage(BaseStage):
@@ -105,10 +95,10 @@ class ChangeStage(BaseStage):
             scored = [(r, lexical_similarity(candidate.text, r.text))
                       for r, _ in ctx.view.search(candidate.text, limit=self.options.candidates)]
             scored = [(r, s) for r, s in scored if s >= self.options.lexical_floor]
-        trust = TRUST[candidate.source]
+        trust, kind = TRUST[candidate.source], holder_kind(candidate.text)
         for record, _ in sorted(scored, key=lambda hit: -hit[1]):
             if (record.is_live(ctx.now) and TRUST[record.source] <= trust
                     and record.created_at <= candidate.created_at
-                    and same_holder(candidate.text, record.text)):
+                    and same_holder(kind, record.text)):
                 return record
         return None

@@ -29,10 +29,9 @@ from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
 from jamgate_core.models import MemoryRecord
-from jamgate_core.text import STOPWORDS, fold, is_cjk, runs, script_runs
+from jamgate_core.text import STOPWORDS, fold, is_cjk, runs, script_runs, stem
 
 PREFIX_MIN = 4
-_SUFFIXES = ("ing", "ed", "es", "s", "ly")
 
 
 def subject_text(subject: str | None) -> str:
@@ -122,20 +121,6 @@ def cached_tokens(text: str, subject: str | None) -> tuple[str, ...]:
 
 
 # --- query terms -----------------------------------------------------------------------------
-
-def stem(word: str) -> str:
-    """A light, language-blind suffix strip for Latin-script words (`painted` → `paint`)."""
-    if not word.isascii():
-        return word
-    for _ in range(2):  # `paintings` → `painting` → `paint`
-        for suffix in _SUFFIXES:
-            if len(word) > len(suffix) + 2 and word.endswith(suffix):
-                word = word[: -len(suffix)]
-                break
-        else:
-            break
-    return word
-
 
 class QueryTerm(tuple[str, bool]):
     """A query term: its text and whether it matches as a prefix."""
