@@ -8,6 +8,7 @@ never on the event loop, with a per-store concurrency limit.
 
 from __future__ import annotations
 
+import gc
 import json
 import logging
 from collections.abc import Callable
@@ -205,6 +206,11 @@ def provenance_of(ctx: ServerRequestContext[Any, Any], origin: str) -> Provenanc
         raw = ctx.meta.get(CLIENT_INFO_META) if isinstance(ctx.meta, dict) else getattr(
             ctx.meta, "model_extra", {}).get(CLIENT_INFO_META)
         info = types.Implementation.model_validate(raw) if isinstance(raw, dict) else None
+    return provenance_from(info, origin)
+
+
+def provenance_from(info: types.Implementation | None, origin: str) -> Provenance:
+    """The provenance of a client that declared `info` (its name and version)."""
     if info is None or not getattr(info, "name", None):
         return Provenance(origin=origin)
     return Provenance(client=ClientInfo(name=info.name, version=info.version or None),
@@ -222,12 +228,8 @@ def runs_inline(app: App) -> bool:
     return LOCAL in app.store.capabilities and app.embedder is None
 
 
-def build_server(app: App, *, origin: str = "mcp",
-                 limiter: anyio.CapacityLimiter | None = None,
-                 inline: bool = False) -> Server[Any]:
-    """An MCP server exposing the five tools (plus any a plugin registers) over `app`.
-    `limiter` bounds concurrent store work; pass the one the REST API uses to share it.
-    `inline` runs tool calls on the event loop (stdio, `runs_inline`), else in a thread."""
+def tool_table(app: App) -> dict[str, ToolSpec]:
+    """The five tools, plus any a plugin registers, by name."""
     tools: dict[str, ToolSpec] = {spec.name: spec for spec in TOOLS}
 
     def register(name: str, description: str, input_schema: dict[str, Any],
@@ -242,6 +244,33 @@ def build_server(app: App, *, origin: str = "mcp",
         tools[name] = ToolSpec(name, description, input_schema, Extra, wrapped)
 
     app.hooks.register_tools(register, app)
+    return tools
+
+
+def run_tool(spec: ToolSpec, app: App, args: dict[str, Any],
+             who: Provenance) -> types.CallToolResult:
+    """One tool call, in the calling thread, as its MCP result: a failure is an error
+    result the agent can read, never an exception (the server must survive anything)."""
+    try:
+        model, text = spec.handler(app, args, who)
+    except JamgateError as exc:
+        return _error(f"{spec.name} failed: {exc}")
+    except Exception as exc:
+        _log.error(f"{spec.name} crashed: {exc!r}")
+        return _error(f"{spec.name} failed with an internal error ({type(exc).__name__}). "
+                      "Nothing was changed. Please report this.")
+    return types.CallToolResult(content=[types.TextContent(text=text)],
+                                structured_content=model.model_dump(mode="json"))
+
+
+def build_server(app: App, *, origin: str = "mcp",
+                 limiter: anyio.CapacityLimiter | None = None,
+                 inline: bool = False, tools: dict[str, ToolSpec] | None = None) -> Server[Any]:
+    """An MCP server exposing the five tools (plus any a plugin registers) over `app`.
+    `limiter` bounds concurrent store work; pass the one the REST API uses to share it.
+    `inline` runs tool calls on the event loop (stdio, `runs_inline`), else in a thread.
+    `tools` is the tool table when the caller built it (`tool_table`)."""
+    tools = tool_table(app) if tools is None else tools
     limiter = limiter or anyio.CapacityLimiter(STORE_CONCURRENCY)
 
     async def list_tools(
@@ -264,23 +293,11 @@ def build_server(app: App, *, origin: str = "mcp",
             return _error(f"Unknown tool: {params.name}. Tools: {', '.join(tools)}.")
         raw = params.arguments if isinstance(params.arguments, dict) else {}
         who = provenance_of(ctx, origin)
-        try:
-            if inline:
-                model, text = spec.handler(app, raw, who)
-            else:
-                model, text = await anyio.to_thread.run_sync(
-                    partial(spec.handler, app, raw, who), limiter=limiter
-                )
-        except JamgateError as exc:
-            return _error(f"{spec.name} failed: {exc}")
-        except Exception as exc:  # the server must survive anything a tool call does
-            _log.error(f"{spec.name} crashed: {exc!r}")
-            return _error(f"{spec.name} failed with an internal error ({type(exc).__name__}). "
-                          "Nothing was changed. Please report this.")
-        return types.CallToolResult(
-            content=[types.TextContent(text=text)],
-            structured_content=model.model_dump(mode="json"),
-        )
+        if inline:
+            return run_tool(spec, app, raw, who)
+        result: types.CallToolResult = await anyio.to_thread.run_sync(
+            partial(run_tool, spec, app, raw, who), limiter=limiter)
+        return result
 
     async def list_resources(
         ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
@@ -327,12 +344,19 @@ async def serve_stdio(app: App, front: FrontEnd) -> None:
     """Serve MCP over stdin/stdout until the client hangs up, taking over from the front end
     (`early.py`); a line that cannot be read gets a JSON-RPC error (`stdio.py`), never
     silence."""
+    from jamgate_server.direct_calls import DirectCalls
     from jamgate_server.stdio import stdio_transport
 
-    server = build_server(app, inline=runs_inline(app))
+    inline = runs_inline(app)
+    tools = tool_table(app)
+    server = build_server(app, inline=inline, tools=tools)
     options = server.create_initialization_options()
     if not front.hand_over():
         front.close()
         return  # the client left, owed nothing
-    async with stdio_transport(front) as (read_stream, write_stream):
+    direct = DirectCalls(app, tools) if inline else None
+    # What the server holds from here on (the SDK, pydantic's schemas, the app) lives as long
+    # as the session: the collector stops walking it on every collection (D-276).
+    gc.freeze()
+    async with stdio_transport(front, direct) as (read_stream, write_stream):
         await server.run(read_stream, write_stream, options)

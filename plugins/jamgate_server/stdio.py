@@ -20,7 +20,7 @@ from __future__ import annotations
 import contextlib
 import json
 from collections.abc import AsyncIterator
-from typing import IO, Any, cast
+from typing import IO, TYPE_CHECKING, Any, cast
 
 import anyio
 import mcp_types as types
@@ -32,6 +32,9 @@ from pydantic import ValidationError
 
 from jamgate_server import stdio_wire
 from jamgate_server.early import FrontEnd
+
+if TYPE_CHECKING:
+    from jamgate_server.direct_calls import DirectCalls
 
 Item = SessionMessage | Exception
 # pydantic's error types for a line that is not JSON text, or not UTF-8.
@@ -108,14 +111,15 @@ def _error(request_id: int | str | None, code: int, message: str) -> types.JSONR
 # ---- the streams ------------------------------------------------------------------------------
 
 @contextlib.asynccontextmanager
-async def stdio_transport(front: FrontEnd) -> AsyncIterator[tuple[ReadStream[Item],
-                                                                  WriteStream[SessionMessage]]]:
+async def stdio_transport(front: FrontEnd, direct: DirectCalls | None = None,
+                          ) -> AsyncIterator[tuple[ReadStream[Item], WriteStream[SessionMessage]]]:
     """The streams of the session the front end opened (`early.py`), with unreadable lines
-    answered instead of dropped: the wire on the event loop where it can be watched, else the
-    SDK's streams over the front end's lines and output."""
+    answered instead of dropped: the wire on the event loop where it can be watched (plain
+    tool calls answered by `direct` there when given), else the SDK's streams over the front
+    end's lines and output."""
     fds = front.wire_fds()
     if fds is not None and stdio_wire.watchable(fds[0]):
-        async with _wire_streams(front, *fds) as streams:
+        async with _wire_streams(front, *fds, direct) as streams:
             yield streams
         return
     lines = anyio.wrap_file(cast(IO[str], front.lines))
@@ -143,10 +147,11 @@ async def stdio_transport(front: FrontEnd) -> AsyncIterator[tuple[ReadStream[Ite
 
 
 @contextlib.asynccontextmanager
-async def _wire_streams(front: FrontEnd, fd_in: int, fd_out: int,
+async def _wire_streams(front: FrontEnd, fd_in: int, fd_out: int, direct: DirectCalls | None,
                         ) -> AsyncIterator[tuple[ReadStream[Item], WriteStream[SessionMessage]]]:
     """The lines the front end read, then the wire read on the event loop (`stdio_wire`);
-    answers written by one thread, less those the front end already gave."""
+    answers written by one thread, less those the front end already gave; plain tool calls
+    answered by `direct` without the SDK (`direct_calls`)."""
     send, receive = anyio.create_memory_object_stream[Item](0)
     answers, to_write = anyio.create_memory_object_stream[SessionMessage](0)
     writer: stdio_wire.Writer | None = None
@@ -155,13 +160,22 @@ async def _wire_streams(front: FrontEnd, fd_in: int, fd_out: int,
             writer = stdio_wire.Writer(fd_out, group.cancel_scope.cancel)
 
             def emit(message: SessionMessage) -> None:
-                text = stdio_wire.text(message)
+                if direct is not None:
+                    direct.sent(message)
+                write(stdio_wire.text(message))
+
+            def write(text: str) -> None:
                 if front.keeps(text):
                     writer.send(text.encode("utf-8"))
 
             async def deliver(line: str) -> None:
+                if direct is not None and (answer := direct.answer(line)) is not None:
+                    write(answer)
+                    return
                 item = stdio_wire.parse(line)
                 if not isinstance(item, Exception):
+                    if direct is not None:
+                        direct.seen(item)
                     await send.send(item)
                 elif (reply := error_for(item)) is not None:
                     emit(SessionMessage(reply))
@@ -177,13 +191,13 @@ async def _wire_streams(front: FrontEnd, fd_in: int, fd_out: int,
                         await deliver(line)
                     front.take("")
 
-            async def write() -> None:
+            async def answer() -> None:
                 async with to_write:
                     async for message in to_write:
                         emit(message)
 
             group.start_soon(read)
-            group.start_soon(write)
+            group.start_soon(answer)
             yield receive, answers
             group.cancel_scope.cancel()
     finally:

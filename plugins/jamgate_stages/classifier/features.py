@@ -29,6 +29,7 @@ from jamgate_stages.classifier.shape import shape_features
 
 DIMENSION = 1 << 17
 MAX_CHARS = 800
+_GRAMS = (2, 3, 4)
 _DIGITS = lazy_compile(r"\d")
 _SPACES = lazy_compile(r"\s+")
 _SEPARATORS = lazy_compile(r"[,;:|•·、，；：\n]")
@@ -40,12 +41,18 @@ def _bucket(value: int, edges: tuple[int, ...]) -> int:
 
 def feature_names(text: str, source: str | None, type: str | None) -> list[str]:
     """The named features of one candidate (before hashing)."""
+    padded, named = _features(text, type)
+    return [padded[i:i + n] for n in _GRAMS for i in range(len(padded) - n + 1)] + named
+
+
+def _features(text: str, type: str | None) -> tuple[str, list[str]]:
+    """The padded folded text, whose character n-grams are features, and the other named
+    features."""
     head = text[:MAX_CHARS]
     folded = _SPACES.sub(" ", _DIGITS.sub("0", fold(head))).strip()
     padded = f" {folded} "
-    names = [padded[i:i + n] for n in (2, 3, 4) for i in range(len(padded) - n + 1)]
     tokens = words(folded)
-    names += [f"w:{token}" for token in tokens]
+    names = [f"w:{token}" for token in tokens]
     names += [f"b:{a} {b}" for a, b in pairwise(tokens)]
     symbols = sum(1 for char in head if not (char.isalnum() or char.isspace()))
     names += [
@@ -60,7 +67,18 @@ def feature_names(text: str, source: str | None, type: str | None) -> list[str]:
         *marker_features(tokens, named_person(head)),
         *shape_features(head, folded, tokens),
     ]
-    return names
+    return padded, names
+
+
+def _gram_buckets(padded: str) -> list[int]:
+    """The buckets of the character n-grams of `padded`, as `_index` gives them: hashed as
+    slices of its UTF-8 bytes where every character is one byte (no n-gram string is built,
+    D-277)."""
+    data = padded.encode("utf-8")
+    if len(data) != len(padded):
+        return [_index(padded[i:i + n]) for n in _GRAMS for i in range(len(padded) - n + 1)]
+    mask = DIMENSION - 1
+    return [zlib.crc32(data[i:i + n]) & mask for n in _GRAMS for i in range(len(data) - n + 1)]
 
 
 def _index(name: str) -> int:
@@ -78,7 +96,10 @@ def _log_count(count: int) -> float:
 def hashed(text: str, source: str | None, type: str | None) -> tuple[list[int], list[float]]:
     """Sparse (indices, values) of one candidate: log counts, L2-normalised (buckets in the
     order of their first feature)."""
-    counts = Counter(map(_index, feature_names(text, source, type)))
+    padded, named = _features(text, type)
+    mask = DIMENSION - 1
+    counts = Counter(_gram_buckets(padded)
+                     + [zlib.crc32(name.encode("utf-8")) & mask for name in named])
     values = list(map(_log_count, counts.values()))
     norm = math.sqrt(sum(map(operator.mul, values, values))) or 1.0
     return list(counts), [v / norm for v in values]
