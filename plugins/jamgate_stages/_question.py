@@ -15,6 +15,9 @@ a signal that is a question in its language whatever the words:
   "Je me demande si…", "我想知道…"), a question to the agent ("Do you remember where…",
   "Weißt du noch, wie…", "Any idea when…") or the report of one ("User asked: …",
   "User wants to know whether…").
+Since D-271, also the shapes of `_ask_shapes` ("Tell me which …", "… or not", in-place
+interrogatives in Turkish, Chinese and Korean, a "when" that asks); since D-273 a polite frame
+around a standing instruction ("Could you always answer in Greek?") is not a question.
 A statement that mentions a question ("One question I get asked is where my accent comes
 from: Cork") opens with none of these and stays a statement.
 """
@@ -23,7 +26,10 @@ from __future__ import annotations
 
 import re
 
+from jamgate_stages._ask_shapes import TOLD, asks_in_place, tell_me
 from jamgate_stages._lazy_re import lazy_compile
+from jamgate_stages._request_shapes import polite_frame
+from jamgate_stages._standing import STANDING
 from jamgate_stages._text import has_script, is_cjk, sentences, tokens, wordset
 
 # First words that make a sentence ending in a question mark a question.
@@ -65,6 +71,8 @@ def _first_word(text: str) -> str:
 def is_question(text: str) -> bool:
     """Whether the whole text asks rather than states."""
     stripped = text.strip()
+    if _standing_request(stripped):
+        return False
     parts = sentences(stripped) or [stripped]
     marked = bool(_QUESTION_END.search(stripped)) or (
         bool(_GREEK_QUESTION_END.search(stripped)) and has_script(stripped, "GREEK")
@@ -89,8 +97,8 @@ def is_question(text: str) -> bool:
 # words that also mean "when(ever)", "as", "that", "because", "was" or "every" (quando, come,
 # что, perché, που, German wie, Swedish var) are left out: they open statements too.
 _WH_FIRST: frozenset[str] = wordset(
-    """where who which why wo wer warum wieso weshalb welche welcher welches wohin woher où
-    pourquoi quel quelle quels quelles dónde cuál cuáles quién quiénes qué cuánto cuánta
+    """where who which why wo wer wann warum wieso weshalb welche welcher welches wohin woher où
+    pourquoi quel quelle quels quelles dónde cuándo cómo cuál cuáles quién quiénes qué cuánto cuánta
     cuántos cuántas cosa quale quali quanto quanti quante qual quais πού
     ποιος ποια ποιο ποιοι ποιες πόσο πόσα πόσοι πότε πώς μήπως где кто почему зачем какой какая
     какое какие сколько куда откуда gdzie kto dlaczego ile który która które
@@ -106,13 +114,14 @@ _AUX_AFTER_WH: frozenset[str] = wordset(
     """ho hai ha abbiamo avete hanno è sono sei era erano tenho tem temos têm é são foi estava
     está estão fica ficou"""
 )
+_CLITICS: frozenset[str] = wordset("mi ti ci vi si lo la li le gli ne me te se lhe nos")
 # After an interrogative, these make a free relative clause or an idiom, not a question
 # ("Where I live …", "What we chose …", "Where possible …").
 _NOT_QUESTION_NEXT: frozenset[str] = wordset(
     """i we you he she they it my our your his her their the a an this that possible
     necessary needed applicable available feasible ever ich wir du er sie es man mir mich uns
     mein meine je j nous on il elle yo nosotros io noi eu nós εγώ εμείς ik wij we
-    jag vi ben biz ja"""
+    jag vi ben biz ja immer"""
 )
 # A question particle in the sentence (yes/no questions; in the position each language puts it).
 _PARTICLE = lazy_compile(
@@ -146,7 +155,8 @@ _IN_PLACE = lazy_compile(
 )
 # The whole text is an indirect question, a question to the agent, or the report of one.
 _ASKING = lazy_compile(
-    r"^(?:i(?:\s+wonder|\s+am wondering|\s+was wondering|['’]m wondering)|"
+    r"^(?:i(?:\s+wonder|\s+am wondering|\s+was wondering|['’]m wondering|['’]m curious|"
+    r"\s+am curious)|"
     r"wondering|any idea|remind me|(?:do|did|can|could) you (?:remember|recall|know)|"
     r"you remember|(?:the )?user (?:is asking|asked|asks|wants to know|would like to know|"
     r"wonders|wondered|is wondering|was wondering)|"
@@ -194,9 +204,20 @@ def _wh_first(text: str) -> bool:
     found = tokens(text.lstrip("¿¡\"'([«“ "))
     if len(found) < 2 or len(found) > _WH_MAX_TOKENS or _CLAUSE_BREAK.search(text):
         return False
-    if found[0] in _WH_BEFORE_AUX:
-        return found[1] in _AUX_AFTER_WH
+    if found[0] in _WH_BEFORE_AUX:  # a clitic may stand between: "Chi mi ha …" (D-271)
+        verb = next((w for w in found[1:4] if w not in _CLITICS), "")
+        return verb in _AUX_AFTER_WH
     return found[0] in _WH_FIRST and found[1] not in _NOT_QUESTION_NEXT
+
+
+def _standing_request(text: str) -> bool:
+    """A polite frame around a standing instruction ("Could you always answer in Greek?",
+    "Kannst du mich ab jetzt duzen?") asks for a rule, not for an answer (D-273); one that asks
+    something ("Could you always tell me which …") stays a question."""
+    start = polite_frame(text)
+    if start is None or not STANDING.search(text):
+        return False
+    return not any(word in TOLD for word in tokens(text[start:start + 80])[:8])
 
 
 def _asking(text: str) -> bool:
@@ -215,5 +236,6 @@ def _unmarked_question(text: str) -> bool:
         _WH_NO_MARK.match(text) or _AUX_NO_MARK.match(text) or _AUX_FIRST.match(text)
         or _CJK_NO_MARK.search(text) or _FINAL_PARTICLE.search(text)
         or _PARTICLE.search(text) or _IN_PLACE.search(text)
-        or _asking(text) or _wh_first(text)
+        or _asking(text) or _wh_first(text) or asks_in_place(text)
+        or tell_me(text, STANDING.search)
     )

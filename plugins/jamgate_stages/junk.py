@@ -13,7 +13,11 @@
   "这次", "今回だけ"), or, without a standing word ("always", "immer", "siempre", "πάντα",
   "每次", "いつも" …), an imperative task ("translate", "übersetze", "traduis", "μετάφρασε"…)
   on something in this conversation ("this PDF", "the next paragraph", "diesen Artikel",
-  "この", "这段"), on a new artifact ("write a regex") or for now ("… now", "tonight").
+  "この", "这段"), on a new artifact ("write a regex") or for now ("… now", "tonight"). Since
+  D-272 the request may also open with a polite frame or an imperative with its pronoun
+  attached, whatever the verb (`_request_shapes`), its object may be a place in this
+  conversation ("the table below", "line 42", "the attached contract"), and Turkish and Hindi
+  requests may put the imperative last.
 - `junk.transient`: present-moment state ("right now", live weather) saved without a `type`.
   Preferences about weather ("prefers cold weather", "runs when it's sunny") are durable.
 """
@@ -27,6 +31,8 @@ from pydantic import BaseModel
 from jamgate_core import BaseStage, Candidate, StageContext, StageResult
 from jamgate_stages._lazy_re import lazy_compile
 from jamgate_stages._question import is_question
+from jamgate_stages._request_shapes import request_opening
+from jamgate_stages._standing import STANDING as _STANDING
 from jamgate_stages._text import (
     FILLER,
     PLACEHOLDERS,
@@ -133,28 +139,6 @@ _ONE_OFF = HintedPattern(lazy_compile(
     "excepcionalmente", "questa", "stavolta", "eccezionalmente", "bu sefer", "bu kez",
     "sadece bu ", "tym razem", "deze keer",
 ))
-# Words of a standing instruction: a request with one of them holds beyond this turn.
-_STANDING = HintedPattern(lazy_compile(
-    r"\b(?:always|never|every|each|whenever|from now on|going forward|in future|in the future|"
-    r"by default|default|all (?:my|our)|unless|"
-    r"immer|nie|niemals|jede[nmrs]?|ab jetzt|künftig|zukünftig|grundsätzlich|standardmäßig|"
-    r"toujours|jamais|chaque|désormais|à l['’]avenir|dorénavant|par défaut|"
-    r"siempre|nunca|cada|de ahora en adelante|en adelante|por defecto|"
-    r"sempre|mai|ogni|d['’]ora in poi|in futuro|"
-    r"daqui para frente|a partir de agora|por padrão|"
-    r"her (?:zaman|gün|seferinde|defasında)|hep|asla|daima|bundan sonra|"
-    r"всегда|никогда|каждый|впредь)\b|"
-    r"(?<!\w)(?:πάντα|ποτέ|κάθε|στο εξής|από εδώ και πέρα)(?!\w)|"
-    r"总是|總是|始终|始終|一律|永远|永遠|每次|以后|以後|今后|今後|默认|默認|一直|"
-    r"いつも|常に|必ず|毎回|これから|ずっと|항상|앞으로|매번",
-    re.IGNORECASE,
-), (  # what each alternative an ASCII text can match must contain
-    "always", "never", "every", "each", "from now on", "going forward", "futur", "default",
-    "all my", "all our", "unless", "immer", "nie", "jede", "ab jetzt", "toujours", "jamais",
-    "chaque", "siempre", "nunca", "cada", "en adelante", "por defecto", "sempre", "mai", "ogni",
-    "ora in poi", "daqui para frente", "a partir de agora", "her zaman", "her seferinde", "hep",
-    "asla", "daima", "bundan sonra",
-))
 # Imperative task verbs that open a request, per language (en de fr es it pt el ru).
 _TASK = (
     r"summari[sz]e|translate|explain|rewrite|rephrase|reword|review|proofread|fix|correct|draft|"
@@ -181,7 +165,12 @@ _TASK = (
     r"μετάφρασε|εξήγησε|εξήγησέ|γράψε|γράψτε|συνόψισε|σύνοψισε|διόρθωσε|φτιάξε|δώσε|δείξε|"
     r"απάντησε|κάνε|έλεγξε|ετοίμασε|ξαναγράψε|βοήθησέ|"
     r"переведи|объясни|напиши|сделай|дай|покажи|исправь|проверь|перескажи|сократи|ответь|"
-    r"составь|подготовь|найди|помоги"
+    r"составь|подготовь|найди|помоги|"
+    # since D-272: English "turn", Polish, Dutch, and more Russian, Spanish, Portuguese, Greek
+    r"turn|przetłumacz|zrób|napisz|sprawdź|popraw|streść|wyjaśnij|przygotuj|znajdź|wyślij|"
+    r"pokaż|przeczytaj|oblicz|vat|maak|schrijf|vertaal|controleer|stuur|herschrijf|verbeter|"
+    r"bereken|придумай|посчитай|отправь|перепиши|haceme|hacé|mandá|revê|manda|envia|monta|"
+    r"calcula|στείλε|υπολόγισε"
 )
 # What may come before the verb: politeness, "now", an address.
 _LEAD = (
@@ -204,7 +193,14 @@ _DEICTIC = lazy_compile(
     r"\b(?:bu|şu|bunu|şunu|bunları)\s+(\w+)|"
     r"(?<!\w)(?:αυτό|αυτή|αυτόν|αυτά|αυτές|αυτούς|το παρακάτω|την παρακάτω|το επόμενο|"
     r"την επόμενη)(?:\s+(?:το|τη|την|τα|τις|τους|τον|ο|η))?\s+(\w+)|"
-    r"\b(?:этот|эту|это|эти|этого|следующий|следующую)\s+(\w+)",
+    r"\b(?:этот|эту|это|эти|этого|этим|этой|этих|этом|следующий|следующую)\s+(?:\w+\s+)?(\w+)|"
+    r"\b(?:ten|tę|tego|tej|tych|tym|deze|dit)\s+(\w+)|"
+    # the place of the thing in this conversation (D-272): "the table below", "na linha 12"
+    r"\b(?:above|below|attached|ci-dessous|ci-dessus|ci-joint|unten|oben|angehängt\w*|arriba|"
+    r"abajo|adjunto|sotto|sopra|allegat\w|acima|abaixo|anexo|poniżej|powyżej|załączon\w*|"
+    r"hieronder|hierboven|bijgevoegd\w*|ниже|выше|приложенн\w*|aşağıdaki|yukarıdaki|ekteki)"
+    r"\b()|(?<!\w)(?:παρακάτω|συνημμένο)(?!\w)()|"
+    r"\b(?:line|linha|línea|ligne|riga|zeile|regel|строк[аеиу]|linii|linijce|satır)\s+\d+()",
     re.IGNORECASE,
 )
 # Things that outlive the conversation: "this repo" names a project, not a request's object.
@@ -219,7 +215,14 @@ _DURABLE_OBJECTS = wordset(
 # A new artifact: "write a regex", "give me five ideas", "rédige-moi une réponse".
 _ARTIFACT = lazy_compile(
     rf"^{_LEAD}(?:{_TASK})(?:[-’']\w+)?\s+(?:(?:me|mir|moi|me|mi|για μένα)\s+)?"
-    r"(?:a|an|some|two|three|four|five|six|ten|quick|ein|eine|einen|un|une|uno|una|um|uma)\b",
+    r"(?:a|an|some|two|three|four|five|six|ten|quick|ein|eine|einen|un|une|uno|una|um|uma|een|"
+    r"ένα|μια|ένας)\b",
+    re.IGNORECASE,
+)
+# A new artifact after a request's opening: "(could you) draft a reply", "(hazme) un resumen".
+_NEW_ARTIFACT = lazy_compile(
+    r"^(?:\w+(?:[-’']\w+)?\s+)?(?:(?:me|mir|moi|mi|μου)\s+)?(?:a|an|some|two|three|four|five|"
+    r"six|ten|quick|ein|eine|einen|un|une|uno|una|um|uma|een|ένα|μια|ένας)\b",
     re.IGNORECASE,
 )
 # Words of a standing format ("give me a summary first"): an artifact of every answer.
@@ -247,10 +250,28 @@ _TR_REQUEST = lazy_compile(
 _RTL_REQUEST = lazy_compile(
     r"^(?:من فضلك\s+|رجاءً?\s+|لطفا\s+|בבקשה\s+)?(?:ترجم|لخص|لخّص|اكتب|اشرح|صحح|راجع|أعد صياغة|"
     r"ترجمه کن|خلاصه کن|بنویس|توضیح بده|תרגם|סכם|כתוב|הסבר|תקן)\s+(?:لي\s+)?"
-    r"(?:هذه|هذا|هذي|ذلك|تلك|این|آن|את\s+ה|הזה|הזאת|ה)"
+    r"(?:هذه|هذا|هذي|ذلك|تلك|این|آن|את\s+ה|הזה|הזאת|ה|.{0,40}?(?:المرفق|المرفقة|أدناه|"
+    r"(?<!\w)(?:هذه|هذا|هذي)(?!\w)))"
 )
+# Turkish and Hindi put the imperative last: a new artifact ("bir SQL sorgusu yaz") or a thing
+# of this conversation ("इस फ़ंक्शन के लिए … लिखो", "नीचे वाले कोड को … कर दो") before it (D-272).
+_TR_VERB_LAST = lazy_compile(
+    r"(?<!\w)(?:yaz|çevir|hazırla|oluştur|bul|hesapla|çiz|öner)(?:ın|in|ınız|iniz)?\W*$",
+    re.IGNORECASE,
+)
+_HI_REQUEST = lazy_compile(r"^(?:इस|इन|यह|ये|नीचे|ऊपर)(?!\S).*(?:ो|ाओ|दो|दीजिए|दीजिये)[।\s]*$")
+
+
+def _verb_last_request(text: str) -> bool:
+    """A Turkish or Hindi request with its imperative last (see above); only the last few
+    characters are searched for the verb."""
+    if _HI_REQUEST.match(text):
+        return True
+    tail = text[-24:]
+    verb = _TR_VERB_LAST.search(tail)
+    return verb is not None and " bir " in f" {text[:len(text) - len(tail) + verb.start()].lower()}"
 _CJK_REQUEST = lazy_compile(
-    r"^(?:请|請|帮我|幫我|给我|給我|替我)(?:帮我|幫我)?(?:把)?.{0,4}?(?:这|這|此|下面|以下)|"
+    r"^(?:请|請|帮我|幫我|给我|給我|替我|给|給|把)(?:帮我|幫我)?(?:把)?.{0,4}?(?:这|這|此|下面|以下)|"
     r"^.{0,8}?(?:この|その|これを|それを|以下の|下の).*(?:して|て|ください|下さい|くれ|ほしい|"
     r"お願い)\W*$|"
     r"(?:^|\s)(?:이|그|이거|이것|이번)\s.*(?:줘|주세요|해줘|해 줘)\W*$",
@@ -267,17 +288,31 @@ def is_one_off(text: str) -> bool:
     turkish = _TR_REQUEST.search(stripped)
     if turkish and not turkish.group(1).lower().startswith(_TR_DURABLE):
         return True
-    if _CJK_REQUEST.search(stripped) or _RTL_REQUEST.search(stripped):
+    if _CJK_REQUEST.search(stripped) or _RTL_REQUEST.search(stripped) or (
+            not stripped.isascii() and _verb_last_request(stripped)):
         return True
-    if not _IMPERATIVE.match(stripped):
+    if _IMPERATIVE.match(stripped):
+        if _NOW_REQUEST.search(stripped) or (
+            _ARTIFACT.match(stripped) and not _STYLE.search(stripped)
+        ):
+            return True
+        return _of_this_turn(stripped)
+    start = request_opening(stripped)  # a polite frame or an enclitic imperative (D-272)
+    if start is None:
         return False
-    if _NOW_REQUEST.search(stripped) or (
-        _ARTIFACT.match(stripped) and not _STYLE.search(stripped)
-    ):
-        return True
-    for match in _DEICTIC.finditer(stripped):
-        noun = next((g for g in match.groups() if g), "").lower()
-        if noun and noun not in _DURABLE_OBJECTS:
+    rest = stripped[start:].lstrip()
+    return bool(_NOW_REQUEST.search(rest)) or (
+        bool(_NEW_ARTIFACT.match(rest)) and not _STYLE.search(rest)) or _of_this_turn(rest)
+
+
+def _of_this_turn(text: str) -> bool:
+    """Whether the request's object is a thing of this conversation: "this PDF", "the table
+    below", "line 12" (not "this repo": a project outlives the turn)."""
+    for match in _DEICTIC.finditer(text):
+        noun = next((g for g in match.groups() if g), None)
+        if noun is None:  # a place in this conversation: "below", "line 12"
+            return True
+        if noun.lower() not in _DURABLE_OBJECTS:
             return True
     return False
 
