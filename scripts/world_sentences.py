@@ -3,9 +3,10 @@
 A package's long description opens with a claim about the world ("X is a free program for
 …") written by others, and Debian's translation project (DDTP) carries the same descriptions
 into many languages. `world_sentences(n)` answers up to `n` first sentences a language, read
-from bookworm's `main/i18n/Translation-*` files, which it fetches once into
-`.cache/world/` (git-ignored) and checks against the release's SHA-256 sums. Nothing of the
-text is committed to the repository: only weights trained beside it may be.
+from bookworm's `main/i18n/Translation-*` files, which it fetches once (from the archive
+apt reads here, `mirror()`) into `.cache/world/` (git-ignored) and checks against the
+release's SHA-256 sums. Nothing of the text is committed to the repository: only weights
+trained beside it may be.
 
 A description qualifies when its English original is no packaging boilerplate ("This package
 contains …", a transitional or debug package, development files); its first sentence when it
@@ -18,15 +19,17 @@ import bz2
 import hashlib
 import json
 import lzma
+import os
 import random
 import re
 import sys
 import urllib.request
+from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = ROOT / ".cache" / "world"
-MIRROR = "http://deb.debian.org/debian/dists/bookworm"
+SUITE = "bookworm"
 # bookworm's translations with more than a few hundred descriptions (others are stubs)
 LANGUAGES = ("en", "ca", "cs", "da", "de", "es", "fi", "fr", "hu", "it", "ja", "ko", "nl",
              "pl", "pt", "pt_BR", "ru", "sk", "sr", "sv", "uk", "vi", "zh_CN", "zh_TW")
@@ -42,11 +45,29 @@ WRAPPED_CJK = re.compile(f"(?<={_CJK}) (?={_CJK})")
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[^a-z\s])|(?<=[。！？])")
 
 
+@cache
+def mirror() -> str:
+    """The Debian archive this machine's apt reads (`JAMGATE_DEBIAN_MIRROR` overrides): the
+    first source whose path ends in `/debian`, from the deb822 `.sources` files or
+    `sources.list`."""
+    if configured := os.environ.get("JAMGATE_DEBIAN_MIRROR"):
+        return configured.rstrip("/")
+    apt = Path("/etc/apt")
+    for path in [*sorted(apt.glob("sources.list.d/*.sources")), apt / "sources.list",
+                 *sorted(apt.glob("sources.list.d/*.list"))]:
+        text = path.read_text() if path.is_file() else ""
+        for found in re.findall(r"^(?:URIs:|deb(?:\s+\[[^]]*\])?)\s+(\S+)", text, re.MULTILINE):
+            if found.rstrip("/").endswith("/debian"):
+                return str(found.rstrip("/"))
+    raise RuntimeError("no Debian archive in apt's sources: set JAMGATE_DEBIAN_MIRROR")
+
+
 def _fetch(name: str, sums: dict[str, str]) -> Path:
     path = CACHE / name
     if not path.exists():
         print(f"world sentences: fetching {name}", file=sys.stderr)
-        with urllib.request.urlopen(f"{MIRROR}/main/i18n/{name}", timeout=60) as answer:
+        url = f"{mirror()}/dists/{SUITE}/main/i18n/{name}"
+        with urllib.request.urlopen(url, timeout=60) as answer:
             data = answer.read()
         if hashlib.sha256(data).hexdigest() != sums[name]:
             raise ValueError(f"{name}: SHA-256 differs from the release's")
@@ -59,7 +80,7 @@ def _release_sums() -> dict[str, str]:
     CACHE.mkdir(parents=True, exist_ok=True)
     path = CACHE / "Release"
     if not path.exists():
-        with urllib.request.urlopen(f"{MIRROR}/Release", timeout=60) as answer:
+        with urllib.request.urlopen(f"{mirror()}/dists/{SUITE}/Release", timeout=60) as answer:
             path.write_bytes(answer.read())
     sums: dict[str, str] = {}
     section = ""

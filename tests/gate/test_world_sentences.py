@@ -98,3 +98,14 @@ def test_world_rows_weigh_their_share_of_general_knowledge(monkeypatch: pytest.M
         assert total["keep"] == pytest.approx(4.0)  # the corpus's scale: its row count
         assert total["general-knowledge"] == pytest.approx(corpus_gk * gk)
         assert sum(weights[8:]) == pytest.approx(world_total * gk)
+
+
+def test_the_archive_is_apts_own_or_the_one_named(world: ModuleType,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """No archive host is written in the script: it reads apt's sources, or the setting."""
+    monkeypatch.setenv("JAMGATE_DEBIAN_MIRROR", "http://archive.invalid/debian/")
+    world.mirror.cache_clear()
+    try:
+        assert world.mirror() == "http://archive.invalid/debian"
+    finally:
+        world.mirror.cache_clear()
