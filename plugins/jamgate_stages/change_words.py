@@ -13,14 +13,20 @@ from jamgate_stages.subject import wished
 _CHANGE = lazy_compile(
     r"\b(?:now|no longer|not anymore|anymore|any more|nowadays|these days|switched|changed|"
     r"replaced|instead of|stopped|quit|gave up|"
+    # a change of state in so many words: becoming, promotion, an upgrade, a marriage
+    r"became|become|got promoted|was promoted|upgraded|got married|got divorced|"
     r"jetzt|nun|inzwischen|mittlerweile|nicht mehr|kein\w* \w+ mehr|gewechselt|umgestiegen|"
-    r"statt|anstatt|aufgehört|"
+    r"statt|anstatt|aufgehört|geworden|befördert|geheiratet|geschieden|"
     r"maintenant|désormais|ne \w+ plus|n['’]\w+ plus|plus de|passée? à|remplacé|au lieu de|"
-    r"arrêté|"
-    r"ahora|ya no|cambié|me cambié|en lugar de|en vez de|dejé de|"
-    r"ora|adesso|non \w+ più|non più|passat[oa] a|invece di|smesso|"
-    r"agora|já não|não \w+ mais|mudei para|troquei|em vez de|parei de)\b"
-    r"|(?<!\w)(?:τώρα|πλέον|πια|άλλαξα|αντί για|σταμάτησα)(?!\w)",
+    r"arrêté|devenue?|promue?|mariée?|divorcée?|"
+    r"ahora|ya no|cambié|me cambié|en lugar de|en vez de|dejé de|me convertí|me hice|"
+    r"ascendid[oa]|me casé|me divorcié|"
+    r"ora|adesso|non \w+ più|non più|passat[oa] a|invece di|smesso|diventat[oa]|"
+    r"promoss[oa]|sposat[oa]|divorziat[oa]|"
+    r"agora|já não|não \w+ mais|mudei para|troquei|em vez de|parei de|tornei-me|"
+    r"me tornei|promovid[oa]|casei|divorciei)\b"
+    r"|(?<!\w)(?:τώρα|πλέον|πια|άλλαξα|αντί για|σταμάτησα|έγινα|παντρεύτηκα|"
+    r"χώρισα)(?!\w)",
     re.IGNORECASE,
 )
 # Words that add a fact beside the old one instead of replacing it.
@@ -33,7 +39,11 @@ MARKER_WORDS = frozenset(map(fold, wordset("""now no longer anymore any more now
     mittlerweile nicht mehr gewechselt umgestiegen statt anstatt aufgehört maintenant désormais
     plus passé passée remplacé au lieu arrêté ahora ya cambié lugar en vez dejé ora adesso più
     passato passata invece smesso agora já não mais mudei para troquei em parei τώρα πλέον πια
-    άλλαξα αντί για σταμάτησα not no never don t doesn didn won isn aren non ne pas nicht kein
+    άλλαξα αντί για σταμάτησα became become got promoted was upgraded married divorced
+    geworden befördert geheiratet geschieden devenu devenue promu promue marié mariée divorcé
+    divorcée convertí hice ascendido ascendida casé divorcié diventato diventata promosso
+    promossa sposato sposata divorziato divorziata tornei promovido promovida casei divorciei
+    έγινα παντρεύτηκα χώρισα not no never don t doesn didn won isn aren non ne pas nicht kein
     keine keinen keiner nie não nao δεν μην""")))
 
 

@@ -34,6 +34,10 @@ REPLACED = [
     ("Juego al pádel los sábados", "Ya no juego al pádel los sábados"),
     ("Bevo il tè verde ogni giorno", "Non bevo più il tè verde ogni giorno"),
     ("Ouço podcasts no carro", "Agora ouço audiolivros no carro em vez de podcasts"),
+    # a change of state said by its verb (D-288)
+    ("My laptop is a ThinkPad T480", "I upgraded my laptop to a ThinkPad X1 Carbon"),
+    ("Sono sviluppatore junior in Satispay",
+     "Sono stato promosso a sviluppatore senior in Satispay"),
 ]
 # (an earlier fact, a later save that leaves it standing)
 BOTH_STAND = [
@@ -44,6 +48,8 @@ BOTH_STAND = [
     ("I drink tea in the afternoon", "I want to switch to decaf coffee"),
     ("I work at Initech", "I now go to the gym three times a week"),
     ("I take the train to work", "My partner no longer takes the train"),
+    ("I work as an accountant in Leeds", "I'd like to become a teacher in Leeds one day"),
+    ("My sister is a nurse in Porto", "My brother became a doctor in Porto"),
 ]
 
 
