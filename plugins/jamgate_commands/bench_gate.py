@@ -122,6 +122,8 @@ def candidate_for(case: GateCase) -> Candidate:
 
 def run_case(case: GateCase, stages: Sequence[Stage], ctx: StageContext | None = None) -> Outcome:
     """Fold the stages over one case as the pipeline does (first terminal decision wins)."""
+    from jamgate_stages.change_words import PENDING_REFUSAL
+
     ctx = ctx or offline_context()
     candidate = candidate_for(case)
     for stage in stages:
@@ -134,6 +136,9 @@ def run_case(case: GateCase, stages: Sequence[Stage], ctx: StageContext | None =
             return Outcome(case, "reject", result.reason_code, candidate.subject)
         if result.updates:
             candidate = candidate.model_copy(update=result.updates)
+    pending = candidate.annotations.get(PENDING_REFUSAL)
+    if pending:  # no store here, so no fact it could update: the change stage refuses it
+        return Outcome(case, "reject", pending[0], candidate.subject)
     return Outcome(case, "pass", None, candidate.subject)
 
 

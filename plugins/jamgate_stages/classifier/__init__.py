@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel, ConfigDict, Field
 
 from jamgate_core import BaseStage, Candidate, StageContext, StageResult
+from jamgate_stages.change_words import PENDING_REFUSAL, declares_change
 from jamgate_stages.classifier.features import hashed
 
 if TYPE_CHECKING:
@@ -97,10 +98,15 @@ class ClassifierStage(BaseStage):
         if overruled is not None:
             decision, why = "pass", ("unsure" if overruled == "shape" else None)
         if decision == "reject":
-            return StageResult.reject(
+            refusal = StageResult.reject(
                 f"classifier.{category.replace('-', '_')}",
                 f"Rejected: {ADVICE.get(category, 'it does not read as a durable fact')} "
                 f"(the gate's classifier, {1 - keep:.0%} sure).")
+            if category == "transient" and _declared_update(candidate, ctx):
+                return StageResult.passed(updates={"annotations": {
+                    **candidate.annotations,
+                    PENDING_REFUSAL: [refusal.reason_code, refusal.message]}})
+            return refusal
         if why == "unsure" and candidate.type != "state":  # a state is not meant to last
             return StageResult.passed(
                 notices=[f"{UNSURE_NOTICE} the gate could not tell whether this is a lasting "
@@ -120,3 +126,10 @@ class ClassifierStage(BaseStage):
             if weights is not None and weights.embedder_model == embedder.model_id:
                 return weights, ctx.embed(candidate.text, "passage")
         return bundled("lexical"), None
+
+
+def _declared_update(candidate: Candidate, ctx: StageContext) -> bool:
+    """Whether passing state in the model's reading says it changes a fact ("The user now
+    prefers Slack"), so the change stage, which sees the store, refuses it only where it
+    updates no live fact of the person's (D-289)."""
+    return declares_change(candidate.text) and "change" in ctx.settings.stage_list()
