@@ -75,6 +75,7 @@ def test_serve_http_refuses_to_start_without_a_token(capsys: pytest.CaptureFixtu
 @pytest.mark.parametrize("token", [
     "abc", "short-token", "x" * 32, "abcabcabcabcabcabcabcabcabcabcabc", "0123456789" * 3,
     "correcthorsebatterystaple", "a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d", secrets.token_urlsafe(15),
+    "a" * 24 + "0123456789abcdef",  # 160 bits by its alphabet, but mostly one character
 ])
 def test_weak_tokens_are_refused(token: str) -> None:
     assert auth.token_weakness(token) is not None
