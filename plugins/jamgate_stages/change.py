@@ -22,8 +22,14 @@ from pydantic import BaseModel, ConfigDict, Field
 from jamgate_core import TRUST, BaseStage, Candidate, MemoryRecord, StageContext, StageResult
 from jamgate_stages._text import fold, stem, words
 from jamgate_stages._time import is_past
-from jamgate_stages.change_words import MARKER_WORDS, PENDING_REFUSAL, declares_change
-from jamgate_stages.classifier.markers import named_person
+from jamgate_stages.change_words import (
+    MARKER_WORDS,
+    PENDING_REFUSAL,
+    declares_change,
+    possessed,
+    speaks_of_self,
+)
+from jamgate_stages.classifier.markers import marker_features, named_person
 from jamgate_stages.neardup import shingles
 from jamgate_stages.subject import holder
 
@@ -42,6 +48,11 @@ def holder_kind(text: str) -> str:
     """`subject.holder`'s kind, where an opening capitalised word that is no known first name
     ("Non bevo più …", "Firefox is my browser now") is no other person."""
     kind, prefix = holder(text)
+    if kind in ("unknown", "other"):
+        if speaks_of_self(text):
+            return "self"  # a first person the holder rules do not read (D-290)
+        if (slot := possessed(text)) is not None:
+            return f"mine:{slot}"  # "Mijn broer …", "我的手机 …": a slot of theirs (D-290)
     opening = words(text)[:1]
     if (kind == "other" and prefix is not None and opening and fold(opening[0]) == prefix
             and not named_person(opening[0])):
@@ -49,12 +60,24 @@ def holder_kind(text: str) -> str:
     return kind
 
 
-def same_holder(new_kind: str, old: str) -> bool:
+def same_holder(new_kind: str, old: str, new: str = "") -> bool:
     """Both the person's own facts (a text whose holder is unclear counts as theirs when the
-    other is plainly theirs). Another person's facts are left to the subject stage, whose
-    subjects carry their name: a narrative about them says "now" of many things (D-263)."""
+    other is plainly theirs, or when neither names or points at anyone: an agent's note or a
+    first person the language drops, D-290). Another person's facts are left to the subject
+    stage, whose subjects carry their name: a narrative about them says "now" of many things
+    (D-263)."""
     old_kind = holder_kind(old)
+    if new_kind.startswith("mine:") or old_kind.startswith("mine:"):
+        return new_kind == old_kind  # the same slot of theirs, never a relative's for theirs
+    if {new_kind, old_kind} == {"unknown"}:
+        return not (_points_at_someone(new) or _points_at_someone(old))
     return {new_kind, old_kind} <= {"self", "unknown"} and "self" in (new_kind, old_kind)
+
+
+def _points_at_someone(text: str) -> bool:
+    """A named person or a third-person pronoun or title among the text's words."""
+    found = marker_features(words(fold(text)), named_person(text))
+    return "m:name" in found or "m:third" in found
 
 
 class ChangeStage(BaseStage):
@@ -102,6 +125,6 @@ class ChangeStage(BaseStage):
         for record, _ in sorted(scored, key=lambda hit: -hit[1]):
             if (record.is_live(ctx.now) and TRUST[record.source] <= trust
                     and record.created_at <= candidate.created_at
-                    and same_holder(kind, record.text)):
+                    and same_holder(kind, record.text, candidate.text)):
                 return record
         return None

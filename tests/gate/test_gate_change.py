@@ -36,6 +36,12 @@ REPLACED = [
     ("My laptop is a ThinkPad T480", "I upgraded my laptop to a ThinkPad X1 Carbon"),
     ("Sono sviluppatore junior in Satispay",
      "Sono stato promosso a sviluppatore senior in Satispay"),
+    # languages the subject stage does not read (D-290)
+    ("Я работаю в Сбербанке", "Я больше не работаю в Сбербанке, теперь я в Тинькофф"),
+    ("我每天早上喝咖啡", "我现在每天早上喝茶"),
+    ("Ik werk bij ING in Amsterdam", "Ik werk nu bij Rabobank in Amsterdam"),
+    ("Kahvemi şekerli içiyorum", "Artık kahvemi şekersiz içiyorum"),
+    ("Мой любимый напиток — чай", "Мой любимый напиток теперь кофе"),
 ]
 # (an earlier fact, a later save that leaves it standing)
 BOTH_STAND = [
@@ -48,6 +54,10 @@ BOTH_STAND = [
     ("I take the train to work", "My partner no longer takes the train"),
     ("I work as an accountant in Leeds", "I'd like to become a teacher in Leeds one day"),
     ("My sister is a nurse in Porto", "My brother became a doctor in Porto"),
+    ("Я живу в Москве", "Моя сестра теперь живёт в Казани"),
+    ("我每天早上喝咖啡", "我还每天晚上喝茶"),
+    ("Ik werk bij ING in Amsterdam", "Mijn broer werkt nu bij ING in Utrecht"),
+    ("Я работаю в Сбербанке", "Мой брат теперь работает в Сбербанке"),
 ]
 
 
