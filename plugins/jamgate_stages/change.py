@@ -20,6 +20,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field
 
 from jamgate_core import TRUST, BaseStage, Candidate, MemoryRecord, StageContext, StageResult
+from jamgate_stages._lazy_re import lazy_compile
 from jamgate_stages._text import fold, stem, words
 from jamgate_stages._time import is_past
 from jamgate_stages.change_words import (
@@ -32,6 +33,8 @@ from jamgate_stages.change_words import (
 from jamgate_stages.classifier.markers import marker_features, named_person
 from jamgate_stages.neardup import shingles
 from jamgate_stages.subject import holder
+
+_NAMED_OWNER = lazy_compile(r"\W*[^\W\d_][\w-]*['’]s\b")
 
 
 def _content(text: str) -> frozenset[str]:
@@ -75,7 +78,10 @@ def same_holder(new_kind: str, old: str, new: str = "") -> bool:
 
 
 def _points_at_someone(text: str) -> bool:
-    """A named person or a third-person pronoun or title among the text's words."""
+    """A named person, a third-person pronoun or title among the text's words, or an opening
+    possessive of a name the name table does not hold ("Jam's bike …")."""
+    if _NAMED_OWNER.match(text):
+        return True
     found = marker_features(words(fold(text)), named_person(text))
     return "m:name" in found or "m:third" in found
 

@@ -58,6 +58,7 @@ BOTH_STAND = [
     ("我每天早上喝咖啡", "我还每天晚上喝茶"),
     ("Ik werk bij ING in Amsterdam", "Mijn broer werkt nu bij ING in Utrecht"),
     ("Я работаю в Сбербанке", "Мой брат теперь работает в Сбербанке"),
+    ("Jam's bike is the green one", "Jam's bike lock code changed in May"),  # an owner
 ]
 
 
