@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import select
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,7 @@ from jamgate_server.opening_build import (
 from jamgate_server.reply_cache import OpeningDigest, ReplyCache, normal_form
 
 SHIPPED = "from the shipped opening replies"
+ANSWER_SECONDS = 30
 # With other SDK or pydantic versions than the file was made with, the replies are not used
 # (their digest differs): what needs them used is skipped, saying what to run.
 needs_shipped = pytest.mark.skipif(
@@ -182,6 +184,11 @@ class _Wire:
         self.front.take(json.dumps(message) + "\n")
         if "id" not in message:
             return None
+        ready, _, _ = select.select([self._out], [], [], ANSWER_SECONDS)
+        if not ready:  # the front end kept the opening for the SDK: the file does not apply
+            pytest.fail(f"no answer from the shipped replies within {ANSWER_SECONDS} s: is "
+                        f"{shipped.FILE.name} current for the installed plugins? Run "
+                        f"{shipped.SCRIPT}")
         answer: dict[str, Any] = json.loads(self._out.readline())
         return answer
 
