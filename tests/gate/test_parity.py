@@ -98,10 +98,10 @@ EDGE_CASES: list[tuple[str, str | None]] = [
     ("pwd=abc123", "secret.password"),
     ("api key: sk-abc", "secret.password"),
     # 15 characters are no API key; an agent's bare fragment sits at the classifier's floor
-    # (junk or kept, by retrain: D-211, D-217)
+    # (junk or kept, by retrain: D-211, D-217; so is 19 after "bearer" since D-284)
     ("sk-" + "a" * 15, "classifier.junk"),
     ("sk-" + "a" * 16, "secret.api_key"),
-    ("bearer " + "a" * 19, None),
+    ("bearer " + "a" * 19, "classifier.junk"),
     ("bearer " + "a" * 20, "secret.bearer_token"),
     ("token: abcdefghijklmnopqrstuvwxyz", None),
     ("token: Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op", "secret.password"),
