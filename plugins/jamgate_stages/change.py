@@ -63,7 +63,7 @@ def holder_kind(text: str) -> str:
     return kind
 
 
-def same_holder(new_kind: str, old: str, new: str = "") -> bool:
+def same_holder(new_kind: str, old: str, new: str) -> bool:
     """Both the person's own facts (a text whose holder is unclear counts as theirs when the
     other is plainly theirs, or when neither names or points at anyone: an agent's note or a
     first person the language drops, D-290). Another person's facts are left to the subject
