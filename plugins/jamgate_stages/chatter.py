@@ -114,7 +114,9 @@ _CONVERSATION = lazy_compile(
 )
 _STANDING = lazy_compile(
     r"\b(?:always|never|from now on|in (?:the )?future|every time|whenever|going forward|"
-    r"by default|prefers?)\b",
+    r"by default|prefers?)\b|"
+    # how the person wants to be treated: "User asked to be called Sam" (D-292)
+    r"\b(?:asked|asks|requested|requests|wants|wanted)\s+(?:not\s+)?to\s+be\s+\w+ed\b",
     re.IGNORECASE,
 )
 _CONVERSATION_ANYWHERE = lazy_compile(

@@ -45,6 +45,8 @@ def test_chatter_is_refused(run: Any, text: str, code: str) -> None:
     "The user said they moved to Berlin in May.", "The user asked me to always answer in Greek.",
     "The assistant should answer in Greek.", "Jam told the assistant he is allergic to nuts.",
     "Jam was born on 1991-03-14.", "Jam works DONE-first: finish before starting.",
+    "User asked to be called Sam rather than Samuel.",  # D-292: how to be treated
+    "The user requested to be addressed formally in emails.",
     "1234", "NASA", "Memory: Jam's laptop has 32 GB of RAM.",
 ])
 def test_statements_about_the_person_pass(run: Any, text: str) -> None:

@@ -276,3 +276,27 @@ def test_with_the_embedder_the_source_decides_a_world_fact_above_the_agents_floo
         verdicts[source] = ClassifierStage().evaluate(candidate_for(case), ctx)
     assert verdicts["agent-inferred"].reason_code == "classifier.general_knowledge"
     assert verdicts["user-explicit"].decision is None
+
+
+@pytest.mark.parametrize("text", [
+    "Voortaan alle afspraken met een kwartier marge plannen",
+    "Mulai sekarang pakai format tanggal DD/MM",
+    "Ab jetzt alle Termine mit 15 Minuten Puffer eintragen",
+    "D'ora in poi manda gli ordini ai fornitori entro le 14",
+])
+def test_a_standing_rule_opened_by_from_now_on_is_never_refused_as_passing(text: str) -> None:
+    """D-291: "from now on" in any language opens a standing rule, so the model's passing-state
+    or one-off refusal becomes an unsure keep (these four were refused before)."""
+    for source in ("user-explicit", "agent-inferred"):
+        result = judge(text, source=source)
+        assert result.decision is None, (text, source, result.reason_code)
+        assert result.notices and result.notices[0].startswith(UNSURE_NOTICE)
+
+
+@pytest.mark.parametrize("text", [
+    "用户今晚要加班到十点以后。",  # 以后 alone is "after ten", not "from now on"
+    "今から出かけます。",  # "I'm leaving now"
+    "Finish the quarterly report by Friday.",
+])
+def test_words_of_time_that_open_no_rule_leave_passing_state_refused(text: str) -> None:
+    assert judge(text, source="agent-inferred").reason_code == "classifier.transient"

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel, ConfigDict, Field
 
 from jamgate_core import BaseStage, Candidate, StageContext, StageResult
+from jamgate_stages._standing import ONSET
 from jamgate_stages.change_words import PENDING_REFUSAL, declares_change
 from jamgate_stages.classifier.features import hashed
 
@@ -53,15 +54,23 @@ ADVICE: dict[str, str] = {
 }
 
 
+# The refusals a standing rule's opening word ("from now on") turns into an unsure keep.
+_ONSET_OVERRULES = frozenset({"transient", "one-off-request", "tool-output"})
+
+
 def _overruled(category: str, candidate: Candidate) -> str | None:
     """Why a refusal for `category` may not stand, or None: passing state is what an explicit
     `state` type is for ("typed"); general knowledge the user stated is theirs to keep
     ("user's"; an agent's inference of it is refused, as in the predecessor); and where the
     subject stage derived a subject, the text has the shape of a durable claim ("I live in …",
     "I work at …"), and where the save names its subject, it claims a durable slot
-    ("location"), so the refusal becomes an unsure keep ("shape", D-177)."""
+    ("location"), so the refusal becomes an unsure keep ("shape", D-177); so does passing state,
+    a one-off request or tool output that opens a standing rule ("from now on", "ab jetzt",
+    "d'ora in poi", D-291)."""
     if category == "transient" and candidate.type == "state":
         return "typed"
+    if category in _ONSET_OVERRULES and ONSET.search(candidate.text):
+        return "shape"
     if category == "general-knowledge" and candidate.source != "agent-inferred":
         return "user's"
     if candidate.subject is not None:
