@@ -47,6 +47,14 @@ def lexical_similarity(new: str, old: str) -> float:
     return len(left & right) / len(left | right) if left and right else 0.0
 
 
+def refines(new: str, old: str) -> bool:
+    """Whether `new` keeps every content word of `old` and declares no change: it says more
+    about the same value ("Vivo en Barcelona" → "Vivo en Gràcia, en Barcelona"), it does not
+    replace it (D-300). Language-free: words, stems, the change markers of every language."""
+    kept = _content(old)
+    return bool(kept) and kept <= _content(new) and not declares_change(new)
+
+
 def holder_kind(text: str) -> str:
     """`subject.holder`'s kind, where an opening capitalised word that is no known first name
     ("Non bevo più …", "Firefox is my browser now") is no other person."""

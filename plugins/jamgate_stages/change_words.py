@@ -15,13 +15,13 @@ _CHANGE = lazy_compile(
     r"became|become|got promoted|was promoted|upgraded|got married|got divorced|"
     r"jetzt|nun|inzwischen|mittlerweile|nicht mehr|kein\w* \w+ mehr|gewechselt|umgestiegen|"
     r"statt|anstatt|aufgehört|geworden|befördert|geheiratet|geschieden|"
-    r"maintenant|désormais|ne \w+ plus|n['’]\w+ plus|plus de|passée? à|remplacé|au lieu de|"
+    r"maintenant|désormais|changé|ne \w+ plus|n['’]\w+ plus|plus de|passée? à|remplacé|au lieu de|"
     r"arrêté|devenue?|promue?|mariée?|divorcée?|"
     r"ahora|ya no|cambié|me cambié|en lugar de|en vez de|dejé de|me convertí|me hice|"
     r"ascendid[oa]|me casé|me divorcié|"
-    r"ora|adesso|non \w+ più|non più|passat[oa] a|invece di|smesso|diventat[oa]|"
+    r"ora|adesso|cambiato|cambiata|non \w+ più|non più|passat[oa] a|invece di|smesso|diventat[oa]|"
     r"promoss[oa]|sposat[oa]|divorziat[oa]|"
-    r"agora|já não|não \w+ mais|mudei para|troquei|em vez de|parei de|tornei-me|"
+    r"agora|já não|não \w+ mais|mudei|troquei|em vez de|parei de|tornei-me|"
     r"me tornei|promovid[oa]|casei|divorciei|"
     # Dutch, Polish, Turkish (D-290)
     r"nu|tegenwoordig|niet meer|geen \w+ meer|overgestapt|gewisseld|in plaats van|"
@@ -59,6 +59,9 @@ _CHANGE_CJK = lazy_compile(
 # candidate reads as passing state but declares a change, so it is refused (reason code,
 # message) unless it updates a live fact of the person's.
 PENDING_REFUSAL = "refused_unless_update"
+# The annotation by which the supersede stage names the live records a save refines (D-300):
+# it says more about their value, so it is stored beside them and is no copy of them.
+REFINES = "refines"
 # Words that add a fact beside the old one instead of replacing it.
 _ADDITION = frozenset(map(fold, wordset("""also too another second additionally auch zweite
     zweiten aussi autre deuxième también otro otra segundo segunda anche altro altra secondo
@@ -85,7 +88,8 @@ MARKER_WORDS = frozenset(map(fold, wordset("""now no longer anymore any more now
     days switched changed replaced instead of stopped quit gave up from to jetzt nun inzwischen
     mittlerweile nicht mehr gewechselt umgestiegen statt anstatt aufgehört maintenant désormais
     plus passé passée remplacé au lieu arrêté ahora ya cambié lugar en vez dejé ora adesso più
-    passato passata invece smesso agora já não mais mudei para troquei em parei τώρα πλέον πια
+    passato passata invece smesso agora já não mais mudei para troquei changé cambiato cambiata
+    em parei τώρα πλέον πια
     άλλαξα αντί για σταμάτησα became become got promoted was upgraded married divorced
     geworden befördert geheiratet geschieden devenu devenue promu promue marié mariée divorcé
     divorcée convertí hice ascendido ascendida casé divorcié diventato diventata promosso

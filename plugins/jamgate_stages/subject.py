@@ -33,6 +33,7 @@ from pydantic import BaseModel, Field
 from jamgate_core import BaseStage, Candidate, StageContext, StageResult, canonical_subject
 from jamgate_stages import _subject_words as lang
 from jamgate_stages._lazy_re import lazy_compile
+from jamgate_stages._slot_phrases import slot_phrase
 from jamgate_stages._text import fold, sentences, wordset
 from jamgate_stages._time import is_past
 
@@ -287,6 +288,8 @@ def derive_subject(text: str, max_length: int = 300, prefix_names: bool = True,
         return None
     if is_past(text, now):
         return None
+    if (slot := slot_phrase(text)) is not None:
+        return slot  # the whole text is the person's home or work (D-301)
     kind, prefix = holder(text.strip(), prefix_names)
     if kind == "unknown":
         return None
