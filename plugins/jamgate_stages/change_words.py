@@ -4,6 +4,7 @@ subject stage's seven languages, and the ones that add a fact instead (D-263).""
 from __future__ import annotations
 
 from jamgate_stages._lazy_re import lazy_compile
+from jamgate_stages._replaced_names import moves_from
 from jamgate_stages._text import fold, words, wordset
 from jamgate_stages.subject import wished
 
@@ -12,20 +13,24 @@ _CHANGE = lazy_compile(
     r"\b(?:now|no longer|not anymore|anymore|any more|nowadays|these days|switched|changed|"
     r"replaced|instead of|stopped|quit|gave up|"
     # a change of state in so many words: becoming, promotion, an upgrade, a marriage
+    r"swapped|traded|ditched|exchanged|"  # a verb of replacing (D-302)
     r"became|become|got promoted|was promoted|upgraded|got married|got divorced|"
     r"jetzt|nun|inzwischen|mittlerweile|nicht mehr|kein\w* \w+ mehr|gewechselt|umgestiegen|"
     r"statt|anstatt|aufgehört|geworden|befördert|geheiratet|geschieden|"
-    r"maintenant|désormais|changé|ne \w+ plus|n['’]\w+ plus|plus de|passée? à|remplacé|au lieu de|"
+    r"maintenant|désormais|changé|échangé|troqué|ne \w+ plus|n['’]\w+ plus|plus de|passée? à|"
+    r"remplacé|au lieu de|"
     r"arrêté|devenue?|promue?|mariée?|divorcée?|"
-    r"ahora|ya no|cambié|me cambié|en lugar de|en vez de|dejé de|me convertí|me hice|"
+    r"ahora|ya no|cambié|reemplacé|sustituí|me cambié|en lugar de|en vez de|dejé de|me convertí|"
+    r"me hice|"
     r"ascendid[oa]|me casé|me divorcié|"
-    r"ora|adesso|cambiato|cambiata|non \w+ più|non più|passat[oa] a|invece di|smesso|diventat[oa]|"
+    r"ora|adesso|cambiato|cambiata|sostituito|non \w+ più|non più|passat[oa] a|invece di|smesso|"
+    r"diventat[oa]|"
     r"promoss[oa]|sposat[oa]|divorziat[oa]|"
-    r"agora|já não|não \w+ mais|mudei|troquei|em vez de|parei de|tornei-me|"
+    r"agora|já não|não \w+ mais|mudei|troquei|substituí|em vez de|parei de|tornei-me|"
     r"me tornei|promovid[oa]|casei|divorciei|"
     # Dutch, Polish, Turkish (D-290)
     r"nu|tegenwoordig|niet meer|geen \w+ meer|overgestapt|gewisseld|in plaats van|"
-    r"gestopt met|verhuisd|sinds kort|"
+    r"gestopt met|verhuisd|sinds kort|vervangen|verruild|ingeruild|"
     r"teraz|obecnie|już nie|nie \w+ już|przeszedłem|przeszłam|przesiadłem|przesiadłam|zamiast|"
     r"przestałem|przestałam|rzuciłem|rzuciłam|zostałem|zostałam|przeprowadziłem|"
     r"przeprowadziłam|zmieniłem|zmieniłam|"
@@ -37,7 +42,8 @@ _CHANGE = lazy_compile(
 # ASCII; word edges by lookaround, which Devanagari's vowel signs need (`\b` does not see them
 # as word characters).
 _CHANGE_WIDE = lazy_compile(
-    r"(?<!\w)(?:теперь|больше не|уже не|перешёл|перешел|перешла|вместо|бросил|бросила|"
+    r"(?<!\w)(?:теперь|больше не|заменил|заменила|замінив|замінила|уже не|перешёл|перешел|"
+    r"перешла|вместо|бросил|бросила|"
     r"перестал|перестала|стал|стала|переехал|переехала|поменял|поменяла|сменил|сменила|"
     r"тепер|більше не|вже не|перейшов|перейшла|замість|кинув|кинула|перестав|переїхав|"
     r"переїхала|змінив|змінила|"
@@ -89,7 +95,8 @@ MARKER_WORDS = frozenset(map(fold, wordset("""now no longer anymore any more now
     mittlerweile nicht mehr gewechselt umgestiegen statt anstatt aufgehört maintenant désormais
     plus passé passée remplacé au lieu arrêté ahora ya cambié lugar en vez dejé ora adesso più
     passato passata invece smesso agora já não mais mudei para troquei changé cambiato cambiata
-    em parei τώρα πλέον πια
+    em parei τώρα πλέον πια swapped traded ditched exchanged échangé troqué reemplacé sustituí
+    sostituito substituí vervangen verruild ingeruild заменил заменила замінив замінила
     άλλαξα αντί για σταμάτησα became become got promoted was upgraded married divorced
     geworden befördert geheiratet geschieden devenu devenue promu promue marié mariée divorcé
     divorcée convertí hice ascendido ascendida casé divorcié diventato diventata promosso
@@ -111,6 +118,7 @@ def declares_change(text: str) -> bool:
     """Whether the text says that something no longer holds (and is not a wish or an addition)."""
     lowered = text.lower()
     if not (any(not wished(lowered, match.start()) for match in _CHANGE.finditer(lowered))
+            or any(not wished(lowered, start) for start in moves_from(lowered))
             or (not text.isascii()
                 and (_CHANGE_WIDE.search(lowered) or _CHANGE_CJK.search(lowered)))):
         return False
