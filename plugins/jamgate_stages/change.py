@@ -134,17 +134,17 @@ class ChangeStage(BaseStage):
     def _replaced(self, candidate: Candidate, ctx: StageContext) -> MemoryRecord | None:
         """The live fact of the same holder the candidate most resembles, above the floor."""
         vector = ctx.embed(candidate.text, "passage") if ctx.embedder is not None else None
-        if vector:
-            scored = [(r, s) for r, s in ctx.view.nearest(vector, limit=self.options.candidates)
-                      if s >= self.options.semantic_floor]
-        else:
-            scored = [(r, lexical_similarity(candidate.text, r.text))
-                      for r, _ in ctx.view.search(candidate.text, limit=self.options.candidates)]
-            scored = [(r, s) for r, s in scored if s >= self.options.lexical_floor]
         kind = holder_kind(candidate.text)
-        for record, _ in sorted(scored, key=lambda hit: -hit[1]):
-            if self._may_retire(record, candidate, kind, ctx):
-                return record
+        if vector:
+            near = [(r, s) for r, s in ctx.view.nearest(vector, limit=self.options.candidates)
+                    if s >= self.options.semantic_floor]
+            if (found := self._first(near, candidate, kind, ctx)) is not None:
+                return found
+        lexical = [(r, lexical_similarity(candidate.text, r.text))
+                   for r, _ in ctx.view.search(candidate.text, limit=self.options.candidates)]
+        lexical = [(r, s) for r, s in lexical if s >= self.options.lexical_floor]
+        if (found := self._first(lexical, candidate, kind, ctx)) is not None:
+            return found
         if candidate.annotations.get(PENDING_REFUSAL):
             return None  # passing state ("moved the meeting from Monday to …") names no fact
         return self._named(candidate, kind, ctx)
@@ -163,6 +163,14 @@ class ChangeStage(BaseStage):
         named = [r for r in pool.values() if holds_all(r.text, terms)
                  and self._may_retire(r, candidate, kind, ctx)]
         return max(named, key=lambda r: lexical_similarity(candidate.text, r.text), default=None)
+
+    def _first(self, scored: list[tuple[MemoryRecord, float]], candidate: Candidate, kind: str,
+               ctx: StageContext) -> MemoryRecord | None:
+        """The most similar record the candidate may retire, or None."""
+        for record, _ in sorted(scored, key=lambda hit: -hit[1]):
+            if self._may_retire(record, candidate, kind, ctx):
+                return record
+        return None
 
     @staticmethod
     def _may_retire(record: MemoryRecord, candidate: Candidate, kind: str,
