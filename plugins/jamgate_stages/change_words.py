@@ -86,6 +86,15 @@ FIRST_PERSON = frozenset(map(fold, wordset("""ik wij ja my я мы ми ben biz 
 _POSSESSIVE = frozenset(map(fold, wordset("""mijn onze ons mój moja moje moi nasz nasza nasze
     мой моя моё мое мои наш наша наше наши мій моє мої benim bizim min mitt mina vår mitt
     minun mein meu mea""")))
+# "New" after a possessive: the thing it names replaced an older one (D-306).
+_NEW = frozenset(map(fold, wordset("""new nieuwe nieuw neue neuer neues neuen nouveau nouvel
+    nouvelle nuevo nueva nuovo nuova novo nova νέο νέος νέα καινούργιο καινούργιος καινούργια
+    nowy nowa nowe новый новая новое новые новий нова нове нові yeni नया नई नए""")))
+# Possessives before "new" that `_POSSESSIVE` lacks (French, Spanish, Italian, Portuguese,
+# Turkish, Hindi; an article before them is skipped: "il mio nuovo", "a minha nova").
+_NEW_OWNERS = frozenset(map(fold, wordset("""mon ma mes mi mis mio mia miei mie meu minha
+    meus minhas benim मेरा मेरी मेरे""")))
+_RENEWED_CJK = ("新", "새")
 _POSSESSIVE_CJK = ("我的", "我们的", "我們的", "私の", "僕の", "俺の", "내 ", "제 ", "나의", "저의")
 _FIRST_PERSON_CJK = ("我", "私は", "私が", "僕は", "僕が", "俺は", "わたしは", "나는", "내가",
                      "저는", "제가")
@@ -119,6 +128,7 @@ def declares_change(text: str) -> bool:
     lowered = text.lower()
     if not (any(not wished(lowered, match.start()) for match in _CHANGE.finditer(lowered))
             or any(not wished(lowered, start) for start in moves_from(lowered))
+            or _renewed(lowered)
             or (not text.isascii()
                 and (_CHANGE_WIDE.search(lowered) or _CHANGE_CJK.search(lowered)))):
         return False
@@ -127,16 +137,36 @@ def declares_change(text: str) -> bool:
     return not any(fold(word) in _ADDITION for word in words(text))
 
 
+def _renewed(lowered: str) -> bool:
+    """Whether the text opens with the person's "new" something ("Mijn nieuwe telefoon …",
+    "मेरा नया फ़ोन नंबर …", "我的新手机 …"): the one it replaces is no longer theirs (D-306;
+    English "my new X is …" is the subject stage's, D-264)."""
+    stripped = lowered.lstrip()
+    for mark in _POSSESSIVE_CJK:
+        if stripped.startswith(mark):
+            return stripped[len(mark):].lstrip().startswith(_RENEWED_CJK)
+    opening = [fold(word) for word in words(stripped)[:3]]
+    if "μου" in opening[1:3]:  # Greek puts it after: "Το νέο μου τηλέφωνο …"
+        return any(word in _NEW for word in opening)
+    mine = [i for i, word in enumerate(opening[:2]) if word in _POSSESSIVE | _NEW_OWNERS]
+    return bool(mine) and any(word in _NEW for word in opening[mine[0] + 1:])
+
+
 def possessed(text: str) -> str | None:
     """What of the person's the text opens with ("Mijn favoriete band …" → "favoriete",
-    "我的手机 …" → "手机"), or None."""
+    "我的手机 …" → "手机"; a "new" before it skipped: "Mijn nieuwe telefoon" → "telefoon"),
+    or None."""
     stripped = text.lstrip()
     for mark in _POSSESSIVE_CJK:
         if stripped.startswith(mark):
             rest = stripped[len(mark):].lstrip()
+            rest = rest[1:] if rest.startswith(_RENEWED_CJK) else rest
             return rest[:2] or None
-    opening = [fold(word) for word in words(stripped)[:2]]
-    return opening[1] if len(opening) == 2 and opening[0] in _POSSESSIVE else None
+    opening = [fold(word) for word in words(stripped)[:3]]
+    if opening[:1] and opening[0] in _POSSESSIVE:
+        named = [word for word in opening[1:] if word not in _NEW]
+        return named[0] if named else None
+    return None
 
 
 def speaks_of_self(text: str) -> bool:

@@ -232,6 +232,8 @@ def holder(text: str, prefix_names: bool = True) -> Holder:
             return "self", None
         if _is_name(words[1]):
             return ("other", fold(words[1])) if prefix_names else ("self", None)
+        if any(w in lang.GREEK_MY for w in lowered[2:4]):
+            return "self", None  # "Το αγαπημένο μου φαγητό …": the person's own (D-305)
         return "thing", fold(words[1])
     if first in lang.SELF or first in _LEADING_VERBS:
         return "self", None

@@ -96,3 +96,52 @@ def test_a_range_names_nothing_replaced(text: str) -> None:
 ])
 def test_whose_fact_the_change_stage_reads(text: str, kind: str) -> None:
     assert holder_kind(text) == kind
+
+
+# Greek puts the possessive after the noun: "Το αγαπημένο μου …" is the person's own (D-305).
+@pytest.mark.parametrize(("text", "kind"), [
+    ("Το αγαπημένο μου βιβλίο είναι η Οδύσσεια", "self"),
+    ("Το σπίτι της Μαρίας είναι μεγάλο", "thing"),
+    ("Η αδερφή μου πίνει καφέ κάθε πρωί", "other"),
+])
+def test_a_greek_possessive_after_the_noun_is_the_person_s(text: str, kind: str) -> None:
+    from jamgate_stages.subject import holder
+
+    assert holder(text)[0] == kind
+
+
+# (an old fact, its update) where the update names the slot as the person's "new" one (D-306)
+RENEWED = [
+    ("Το αγαπημένο μου άθλημα είναι το τένις", "Το αγαπημένο μου άθλημα τώρα είναι το μπάσκετ"),
+    ("Mijn fiets is een Gazelle", "Mijn nieuwe fiets is een Cortina"),
+    ("Mon vélo est un Peugeot", "Mon nouveau vélo est un Btwin"),
+    ("मेरी कार मारुति है।", "मेरी नई कार टाटा है।"),
+    ("我的手机是华为。", "我的新手机是小米。"),
+]
+RENEWED_STANDS = [
+    ("Η αδερφή μου πίνει καφέ κάθε πρωί", "Τώρα πίνω τσάι κάθε πρωί"),  # the sister's
+    ("Mijn broer heeft een fiets", "Mijn nieuwe buurman heeft een fiets"),  # another relation
+]
+
+
+@pytest.mark.parametrize(("old", "new"), RENEWED)
+def test_the_person_s_new_thing_replaces_the_old_one(app: App, old: str, new: str) -> None:
+    before = save(app, old)
+    after = save(app, new)
+    assert (after.decision, after.superseded_ids) == ("superseded", [before.id]), after.message
+
+
+@pytest.mark.parametrize(("old", "new"), RENEWED_STANDS)
+def test_someone_else_s_new_thing_replaces_nothing_of_the_person_s(app: App, old: str,
+                                                                   new: str) -> None:
+    save(app, old)
+    assert save(app, new).superseded_ids == []
+    assert old in active(app)
+
+
+@pytest.mark.parametrize("text", ["A new study says coffee is good",
+                                  "La nueva ley entra en vigor", "New York is my city"])
+def test_a_new_thing_of_no_one_declares_no_change(text: str) -> None:
+    from jamgate_stages.change_words import declares_change
+
+    assert not declares_change(text)
