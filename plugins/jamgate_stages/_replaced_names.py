@@ -25,11 +25,11 @@ _FROM = lazy_compile(
 # "from X to Y" names a replaced X only beside a verb of changing or moving: "from Monday to
 # Friday" alone is a range, not a change.
 _MOVED = lazy_compile(
-    r"(?<!\w)(?:switched|switching|moved|migrated|changed|went|gone|upgraded|transferred|"
+    r"\b(?:switched|switching|moved|migrated|changed|went|gone|upgraded|transferred|"
     r"umgestiegen|gewechselt|gezogen|migriert|passé|passée|cambié|pasé|migré|mudei|passei|"
     r"migrei|passato|passata|cambiato|migrato|overgestapt|verhuisd|gemigreerd|przeszedłem|"
     r"przeszłam|перешёл|перешел|перешла|переехал|переехала|перейшов|перейшла|переїхав|"
-    r"переїхала)(?!\w)")
+    r"переїхала)\b")
 # A verb of replacing, its object, and what the object is exchanged for.
 _OBJECT = lazy_compile(
     r"(?<!\w)(?:replaced|swapped|traded|ditched|exchanged|changed|switched|remplacé|échangé|"
@@ -66,9 +66,8 @@ def is_spaceless(term: str) -> bool:
 def moves_from(lowered: str) -> list[int]:
     """Where a verb of changing or moving stands in a lowered text that also says "from X to
     Y" ("we migrated from MySQL to Postgres"): a change declared by its frame."""
-    if not _FROM.search(lowered):
-        return []
-    return [match.start() for match in _MOVED.finditer(lowered)]
+    starts = [match.start() for match in _MOVED.finditer(lowered)]
+    return starts if starts and _FROM.search(lowered) else []
 
 
 def replaced_terms(text: str) -> tuple[str, ...]:

@@ -92,9 +92,11 @@ _NEW = frozenset(map(fold, wordset("""new nieuwe nieuw neue neuer neues neuen no
     nowy nowa nowe новый новая новое новые новий нова нове нові yeni नया नई नए""")))
 # Possessives before "new" that `_POSSESSIVE` lacks (French, Spanish, Italian, Portuguese,
 # Turkish, Hindi; an article before them is skipped: "il mio nuovo", "a minha nova").
-_NEW_OWNERS = frozenset(map(fold, wordset("""mon ma mes mi mis mio mia miei mie meu minha
-    meus minhas benim मेरा मेरी मेरे""")))
+_NEW_OWNERS = _POSSESSIVE | frozenset(map(fold, wordset("""mon ma mes mi mis mio mia miei mie
+    meu minha meus minhas benim मेरा मेरी मेरे""")))
 _RENEWED_CJK = ("新", "새")
+_NEW_STEM = lazy_compile(r"new|nieuw|neu|nouve|nuev|nuov|nov[oa]|now[yae]|νέ|καινο[υύ]ργ|нов|"
+                         r"yeni|नया|नई|नए")
 _POSSESSIVE_CJK = ("我的", "我们的", "我們的", "私の", "僕の", "俺の", "내 ", "제 ", "나의", "저의")
 _FIRST_PERSON_CJK = ("我", "私は", "私が", "僕は", "僕が", "俺は", "わたしは", "나는", "내가",
                      "저는", "제가")
@@ -145,10 +147,12 @@ def _renewed(lowered: str) -> bool:
     for mark in _POSSESSIVE_CJK:
         if stripped.startswith(mark):
             return stripped[len(mark):].lstrip().startswith(_RENEWED_CJK)
-    opening = [fold(word) for word in words(stripped)[:3]]
+    if not _NEW_STEM.search(stripped[:60]):
+        return False  # no "new" among the first words: most texts stop here
+    opening = [fold(word) for word in words(stripped[:60])[:3]]
     if "μου" in opening[1:3]:  # Greek puts it after: "Το νέο μου τηλέφωνο …"
         return any(word in _NEW for word in opening)
-    mine = [i for i, word in enumerate(opening[:2]) if word in _POSSESSIVE | _NEW_OWNERS]
+    mine = [i for i, word in enumerate(opening[:2]) if word in _NEW_OWNERS]
     return bool(mine) and any(word in _NEW for word in opening[mine[0] + 1:])
 
 
