@@ -42,7 +42,13 @@ _INSTEAD = lazy_compile(
     r"(?<!\w)(?:instead of|rather than|in place of|statt|anstatt|au lieu de|à la place de|"
     r"en lugar de|en vez de|invece di|al posto di|em vez de|no lugar de|in plaats van|zamiast|"
     r"вместо|замість)\s+(?P<x>[^,.;:!?()\n]{1,40})(?=[,.;:!?)\n]|$)")
+# A cessation and what ceased, to the end of its clause: "I no longer drink coffee", "ya no
+# juego al pádel", "больше не пью кофе" (the first two content words of it are read, D-307).
+CEASED = lazy_compile(
+    r"(?<!\w)(?:no longer|ya no|já não|больше не|уже не|більше не|вже не|już nie)\s+"
+    r"(?P<x>[^,.;:!?()\n]{1,40})")
 _CJK_FRAMES = (
+    lazy_compile(r"(?:不再|已经不|已經不)(?P<x>[^，,。、\s了]{1,10})"),
     lazy_compile(r"(?:而不是|而不再是)(?P<x>[^，,。、\s]{1,10})"),
     lazy_compile(r"(?:把|将|將)(?P<x>[^，,。、\s]{1,10}?)(?:换成|換成|改成|换为|換為|换了|換了)"),
     lazy_compile(r"从(?P<x>[^，,。、\s]{1,10}?)(?:换|換|改|转|轉|搬)"),
@@ -55,6 +61,11 @@ _LEAD = frozenset(map(fold, lang.POSSESSIVES | lang.ARTICLES | lang.NAME_ARTICLE
     """a an the my our your his her their old former previous un une um uma uno una een ein
     eine einen einem het il lo mein meine meinen meinem mon ma mes me i we я мой моя моё мои
     свой свою свои""")))
+
+
+# Prepositions and particles a ceased phrase's first content words skip ("al", "в", "to").
+_FUNCTION = _LEAD | frozenset(map(fold, wordset("""to in on at of for with and al del en a de
+    em no na nos nas à au aux du in im am zu um op te w we z ze do в во на с со к у по и""")))
 
 
 def is_spaceless(term: str) -> bool:
@@ -77,6 +88,8 @@ def replaced_terms(text: str) -> tuple[str, ...]:
     found = [m.group("x") for p in (_OBJECT, _INSTEAD) for m in p.finditer(lowered)]
     if _MOVED.search(lowered):
         found += [m.group("x") for m in _FROM.finditer(lowered)]
+    found += [" ".join([w for w in words(m.group("x")) if fold(w) not in _FUNCTION][:2])
+              for m in CEASED.finditer(lowered)]
     if not text.isascii():
         found += [m.group("x").removeprefix("我的").removeprefix("我们的")
                   for p in _CJK_FRAMES for m in p.finditer(lowered)]

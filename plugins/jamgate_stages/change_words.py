@@ -4,7 +4,7 @@ subject stage's seven languages, and the ones that add a fact instead (D-263).""
 from __future__ import annotations
 
 from jamgate_stages._lazy_re import lazy_compile
-from jamgate_stages._replaced_names import moves_from
+from jamgate_stages._replaced_names import CEASED, moves_from
 from jamgate_stages._text import fold, words, wordset
 from jamgate_stages.subject import wished
 
@@ -61,6 +61,12 @@ _CHANGE_CJK = lazy_compile(
     r"이제|지금은|더 이상|더는|바꿨|바꾸었|대신|그만뒀|그만두었|끊었|이사했|이사 갔|이직|"
     r"결혼했|승진"
 )
+# A cessation in so many words, beyond `CEASED`'s frames: "not anymore", "nicht mehr", "ne …
+# plus", "non … più", "não … mais", "δεν … πια", "niet meer", "不再", "अब … नहीं" (D-307).
+_CEASES = lazy_compile(
+    r"\b(?:not anymore|anymore|any more|nicht mehr|kein\w* \w+ mehr|ne \w+ plus|n['’]\w+ plus|"
+    r"non \w+ più|non più|não \w+ mais|niet meer|geen \w+ meer|nie \w+ już)\b"
+    r"|(?<!\w)δεν \w+ πια(?!\w)|不再|已经不|已經不|अब\b.*\bनहीं")
 # The annotation by which the classifier leaves a refusal to the change stage (D-289): the
 # candidate reads as passing state but declares a change, so it is refused (reason code,
 # message) unless it updates a live fact of the person's.
@@ -134,6 +140,8 @@ def declares_change(text: str) -> bool:
             or (not text.isascii()
                 and (_CHANGE_WIDE.search(lowered) or _CHANGE_CJK.search(lowered)))):
         return False
+    if _CEASES.search(lowered) or CEASED.search(lowered):
+        return True  # "no longer X" replaces X whatever it adds beside (D-307)
     if any(marker in text for marker in _ADDITION_CJK):
         return False
     return not any(fold(word) in _ADDITION for word in words(text))

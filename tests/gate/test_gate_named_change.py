@@ -145,3 +145,30 @@ def test_a_new_thing_of_no_one_declares_no_change(text: str) -> None:
     from jamgate_stages.change_words import declares_change
 
     assert not declares_change(text)
+
+
+# "No longer X" replaces X whatever it adds beside, and names what ceased (D-307).
+CEASED = [
+    ("I play squash with my colleagues on Fridays", "I no longer play squash, my knee hurts"),
+    ("我每天晚上看电视。", "我不再看电视了，现在每天晚上看书。"),
+    ("मैं मांस खाता हूँ।", "अब मैं मांस नहीं खाता हूँ, मैं सब्ज़ियाँ भी खाता हूँ।"),
+]
+CEASED_STANDS = [
+    ("I play squash on Fridays", "My sister no longer plays squash"),  # the sister's
+    ("Juego al pádel los sábados", "Ya no juego al fútbol, pero sigo nadando"),  # another sport
+]
+
+
+@pytest.mark.parametrize(("old", "new"), CEASED)
+def test_what_ceased_is_retired_whatever_is_added(app: App, old: str, new: str) -> None:
+    before = save(app, old)
+    after = save(app, new)
+    assert (after.decision, after.superseded_ids) == ("superseded", [before.id]), after.message
+
+
+@pytest.mark.parametrize(("old", "new"), CEASED_STANDS)
+def test_a_cessation_of_someone_else_or_of_something_else_leaves_it(app: App, old: str,
+                                                                   new: str) -> None:
+    save(app, old)
+    assert save(app, new).superseded_ids == []
+    assert old in active(app)
