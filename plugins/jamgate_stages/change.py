@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from jamgate_core import TRUST, BaseStage, Candidate, MemoryRecord, StageContext, StageResult
 from jamgate_stages._lazy_re import lazy_compile
+from jamgate_stages._replaced_names import holds_all, replaced_terms
 from jamgate_stages._text import fold, stem, words
 from jamgate_stages._time import is_past
 from jamgate_stages.change_words import (
@@ -47,16 +48,29 @@ def lexical_similarity(new: str, old: str) -> float:
     return len(left & right) / len(left | right) if left and right else 0.0
 
 
+def refines(new: str, old: str) -> bool:
+    """Whether `new` keeps every content word of `old` and declares no change: it says more
+    about the same value ("Vivo en Barcelona" → "Vivo en Gràcia, en Barcelona"), it does not
+    replace it (D-300). Language-free: words, stems, the change markers of every language."""
+    kept = _content(old)
+    return bool(kept) and kept <= _content(new) and not declares_change(new)
+
+
 def holder_kind(text: str) -> str:
     """`subject.holder`'s kind, where an opening capitalised word that is no known first name
     ("Non bevo più …", "Firefox is my browser now") is no other person."""
     kind, prefix = holder(text)
-    if kind in ("unknown", "other"):
+    opening = words(text)[:1]
+    # The holder rules read a first person they do not know as a name ("Ik …" → `ik`); a
+    # relation they did read stays another person's, even where a first-person word of
+    # another language opens it ("My brother …": Polish "my" is "we", D-303).
+    misread = kind == "unknown" or (kind == "other" and bool(opening)
+                                    and fold(opening[0]) == prefix)
+    if misread:
         if speaks_of_self(text):
             return "self"  # a first person the holder rules do not read (D-290)
         if (slot := possessed(text)) is not None:
             return f"mine:{slot}"  # "Mijn broer …", "我的手机 …": a slot of theirs (D-290)
-    opening = words(text)[:1]
     if (kind == "other" and prefix is not None and opening and fold(opening[0]) == prefix
             and not named_person(opening[0])):
         return "unknown"
@@ -120,17 +134,48 @@ class ChangeStage(BaseStage):
     def _replaced(self, candidate: Candidate, ctx: StageContext) -> MemoryRecord | None:
         """The live fact of the same holder the candidate most resembles, above the floor."""
         vector = ctx.embed(candidate.text, "passage") if ctx.embedder is not None else None
+        kind = holder_kind(candidate.text)
         if vector:
-            scored = [(r, s) for r, s in ctx.view.nearest(vector, limit=self.options.candidates)
-                      if s >= self.options.semantic_floor]
-        else:
-            scored = [(r, lexical_similarity(candidate.text, r.text))
-                      for r, _ in ctx.view.search(candidate.text, limit=self.options.candidates)]
-            scored = [(r, s) for r, s in scored if s >= self.options.lexical_floor]
-        trust, kind = TRUST[candidate.source], holder_kind(candidate.text)
+            near = [(r, s) for r, s in ctx.view.nearest(vector, limit=self.options.candidates)
+                    if s >= self.options.semantic_floor]
+            if (found := self._first(near, candidate, kind, ctx)) is not None:
+                return found
+        lexical = [(r, lexical_similarity(candidate.text, r.text))
+                   for r, _ in ctx.view.search(candidate.text, limit=self.options.candidates)]
+        lexical = [(r, s) for r, s in lexical if s >= self.options.lexical_floor]
+        if (found := self._first(lexical, candidate, kind, ctx)) is not None:
+            return found
+        if candidate.annotations.get(PENDING_REFUSAL):
+            return None  # passing state ("moved the meeting from Monday to …") names no fact
+        return self._named(candidate, kind, ctx)
+
+    def _named(self, candidate: Candidate, kind: str, ctx: StageContext) -> MemoryRecord | None:
+        """The person's live fact holding every word of what the text names as replaced
+        ("from X to Y", "replaced X with Y", "把X换成Y", D-302), the most similar first."""
+        terms = replaced_terms(candidate.text)
+        if not terms:
+            return None
+        limit = self.options.candidates
+        pool = {r.id: r for query in (" ".join(terms), candidate.text)
+                for r, _ in ctx.view.search(query, limit=limit)}
+        # and the newest: a word index may miss a fused particle ("아이폰을") or a stem
+        pool.update((r.id, r) for r, _ in ctx.view.search("", limit=4 * limit))
+        named = [r for r in pool.values() if holds_all(r.text, terms)
+                 and self._may_retire(r, candidate, kind, ctx)]
+        return max(named, key=lambda r: lexical_similarity(candidate.text, r.text), default=None)
+
+    def _first(self, scored: list[tuple[MemoryRecord, float]], candidate: Candidate, kind: str,
+               ctx: StageContext) -> MemoryRecord | None:
+        """The most similar record the candidate may retire, or None."""
         for record, _ in sorted(scored, key=lambda hit: -hit[1]):
-            if (record.is_live(ctx.now) and TRUST[record.source] <= trust
-                    and record.created_at <= candidate.created_at
-                    and same_holder(kind, record.text, candidate.text)):
+            if self._may_retire(record, candidate, kind, ctx):
                 return record
         return None
+
+    @staticmethod
+    def _may_retire(record: MemoryRecord, candidate: Candidate, kind: str,
+                    ctx: StageContext) -> bool:
+        """Live, no more trusted, not newer, and the same holder's."""
+        return (record.is_live(ctx.now) and TRUST[record.source] <= TRUST[candidate.source]
+                and record.created_at <= candidate.created_at
+                and same_holder(kind, record.text, candidate.text))

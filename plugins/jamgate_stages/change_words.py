@@ -4,6 +4,7 @@ subject stage's seven languages, and the ones that add a fact instead (D-263).""
 from __future__ import annotations
 
 from jamgate_stages._lazy_re import lazy_compile
+from jamgate_stages._replaced_names import CEASED, moves_from
 from jamgate_stages._text import fold, words, wordset
 from jamgate_stages.subject import wished
 
@@ -12,20 +13,24 @@ _CHANGE = lazy_compile(
     r"\b(?:now|no longer|not anymore|anymore|any more|nowadays|these days|switched|changed|"
     r"replaced|instead of|stopped|quit|gave up|"
     # a change of state in so many words: becoming, promotion, an upgrade, a marriage
+    r"swapped|traded|ditched|exchanged|"  # a verb of replacing (D-302)
     r"became|become|got promoted|was promoted|upgraded|got married|got divorced|"
     r"jetzt|nun|inzwischen|mittlerweile|nicht mehr|kein\w* \w+ mehr|gewechselt|umgestiegen|"
     r"statt|anstatt|aufgehört|geworden|befördert|geheiratet|geschieden|"
-    r"maintenant|désormais|ne \w+ plus|n['’]\w+ plus|plus de|passée? à|remplacé|au lieu de|"
+    r"maintenant|désormais|changé|échangé|troqué|ne \w+ plus|n['’]\w+ plus|plus de|passée? à|"
+    r"remplacé|au lieu de|"
     r"arrêté|devenue?|promue?|mariée?|divorcée?|"
-    r"ahora|ya no|cambié|me cambié|en lugar de|en vez de|dejé de|me convertí|me hice|"
+    r"ahora|ya no|cambié|reemplacé|sustituí|me cambié|en lugar de|en vez de|dejé de|me convertí|"
+    r"me hice|"
     r"ascendid[oa]|me casé|me divorcié|"
-    r"ora|adesso|non \w+ più|non più|passat[oa] a|invece di|smesso|diventat[oa]|"
+    r"ora|adesso|cambiato|cambiata|sostituito|non \w+ più|non più|passat[oa] a|invece di|smesso|"
+    r"diventat[oa]|"
     r"promoss[oa]|sposat[oa]|divorziat[oa]|"
-    r"agora|já não|não \w+ mais|mudei para|troquei|em vez de|parei de|tornei-me|"
+    r"agora|já não|não \w+ mais|mudei|troquei|substituí|em vez de|parei de|tornei-me|"
     r"me tornei|promovid[oa]|casei|divorciei|"
     # Dutch, Polish, Turkish (D-290)
     r"nu|tegenwoordig|niet meer|geen \w+ meer|overgestapt|gewisseld|in plaats van|"
-    r"gestopt met|verhuisd|sinds kort|"
+    r"gestopt met|verhuisd|sinds kort|vervangen|verruild|ingeruild|"
     r"teraz|obecnie|już nie|nie \w+ już|przeszedłem|przeszłam|przesiadłem|przesiadłam|zamiast|"
     r"przestałem|przestałam|rzuciłem|rzuciłam|zostałem|zostałam|przeprowadziłem|"
     r"przeprowadziłam|zmieniłem|zmieniłam|"
@@ -37,7 +42,8 @@ _CHANGE = lazy_compile(
 # ASCII; word edges by lookaround, which Devanagari's vowel signs need (`\b` does not see them
 # as word characters).
 _CHANGE_WIDE = lazy_compile(
-    r"(?<!\w)(?:теперь|больше не|уже не|перешёл|перешел|перешла|вместо|бросил|бросила|"
+    r"(?<!\w)(?:теперь|больше не|заменил|заменила|замінив|замінила|уже не|перешёл|перешел|"
+    r"перешла|вместо|бросил|бросила|"
     r"перестал|перестала|стал|стала|переехал|переехала|поменял|поменяла|сменил|сменила|"
     r"тепер|більше не|вже не|перейшов|перейшла|замість|кинув|кинула|перестав|переїхав|"
     r"переїхала|змінив|змінила|"
@@ -55,10 +61,19 @@ _CHANGE_CJK = lazy_compile(
     r"이제|지금은|더 이상|더는|바꿨|바꾸었|대신|그만뒀|그만두었|끊었|이사했|이사 갔|이직|"
     r"결혼했|승진"
 )
+# A cessation in so many words, beyond `CEASED`'s frames: "not anymore", "nicht mehr", "ne …
+# plus", "non … più", "não … mais", "δεν … πια", "niet meer", "不再", "अब … नहीं" (D-307).
+_CEASES = lazy_compile(
+    r"\b(?:not anymore|anymore|any more|nicht mehr|kein\w* \w+ mehr|ne \w+ plus|n['’]\w+ plus|"
+    r"non \w+ più|non più|não \w+ mais|niet meer|geen \w+ meer|nie \w+ już)\b"
+    r"|(?<!\w)δεν \w+ πια(?!\w)|不再|已经不|已經不|अब\b.*\bनहीं")
 # The annotation by which the classifier leaves a refusal to the change stage (D-289): the
 # candidate reads as passing state but declares a change, so it is refused (reason code,
 # message) unless it updates a live fact of the person's.
 PENDING_REFUSAL = "refused_unless_update"
+# The annotation by which the supersede stage names the live records a save refines (D-300):
+# it says more about their value, so it is stored beside them and is no copy of them.
+REFINES = "refines"
 # Words that add a fact beside the old one instead of replacing it.
 _ADDITION = frozenset(map(fold, wordset("""also too another second additionally auch zweite
     zweiten aussi autre deuxième también otro otra segundo segunda anche altro altra secondo
@@ -77,6 +92,17 @@ FIRST_PERSON = frozenset(map(fold, wordset("""ik wij ja my я мы ми ben biz 
 _POSSESSIVE = frozenset(map(fold, wordset("""mijn onze ons mój moja moje moi nasz nasza nasze
     мой моя моё мое мои наш наша наше наши мій моє мої benim bizim min mitt mina vår mitt
     minun mein meu mea""")))
+# "New" after a possessive: the thing it names replaced an older one (D-306).
+_NEW = frozenset(map(fold, wordset("""new nieuwe nieuw neue neuer neues neuen nouveau nouvel
+    nouvelle nuevo nueva nuovo nuova novo nova νέο νέος νέα καινούργιο καινούργιος καινούργια
+    nowy nowa nowe новый новая новое новые новий нова нове нові yeni नया नई नए""")))
+# Possessives before "new" that `_POSSESSIVE` lacks (French, Spanish, Italian, Portuguese,
+# Turkish, Hindi; an article before them is skipped: "il mio nuovo", "a minha nova").
+_NEW_OWNERS = _POSSESSIVE | frozenset(map(fold, wordset("""mon ma mes mi mis mio mia miei mie
+    meu minha meus minhas benim मेरा मेरी मेरे""")))
+_RENEWED_CJK = ("新", "새")
+_NEW_STEM = lazy_compile(r"new|nieuw|neu|nouve|nuev|nuov|nov[oa]|now[yae]|νέ|καινο[υύ]ργ|нов|"
+                         r"yeni|नया|नई|नए")
 _POSSESSIVE_CJK = ("我的", "我们的", "我們的", "私の", "僕の", "俺の", "내 ", "제 ", "나의", "저의")
 _FIRST_PERSON_CJK = ("我", "私は", "私が", "僕は", "僕が", "俺は", "わたしは", "나는", "내가",
                      "저는", "제가")
@@ -85,7 +111,9 @@ MARKER_WORDS = frozenset(map(fold, wordset("""now no longer anymore any more now
     days switched changed replaced instead of stopped quit gave up from to jetzt nun inzwischen
     mittlerweile nicht mehr gewechselt umgestiegen statt anstatt aufgehört maintenant désormais
     plus passé passée remplacé au lieu arrêté ahora ya cambié lugar en vez dejé ora adesso più
-    passato passata invece smesso agora já não mais mudei para troquei em parei τώρα πλέον πια
+    passato passata invece smesso agora já não mais mudei para troquei changé cambiato cambiata
+    em parei τώρα πλέον πια swapped traded ditched exchanged échangé troqué reemplacé sustituí
+    sostituito substituí vervangen verruild ingeruild заменил заменила замінив замінила
     άλλαξα αντί για σταμάτησα became become got promoted was upgraded married divorced
     geworden befördert geheiratet geschieden devenu devenue promu promue marié mariée divorcé
     divorcée convertí hice ascendido ascendida casé divorcié diventato diventata promosso
@@ -107,24 +135,50 @@ def declares_change(text: str) -> bool:
     """Whether the text says that something no longer holds (and is not a wish or an addition)."""
     lowered = text.lower()
     if not (any(not wished(lowered, match.start()) for match in _CHANGE.finditer(lowered))
+            or any(not wished(lowered, start) for start in moves_from(lowered))
+            or _renewed(lowered)
             or (not text.isascii()
                 and (_CHANGE_WIDE.search(lowered) or _CHANGE_CJK.search(lowered)))):
         return False
+    if _CEASES.search(lowered) or CEASED.search(lowered):
+        return True  # "no longer X" replaces X whatever it adds beside (D-307)
     if any(marker in text for marker in _ADDITION_CJK):
         return False
     return not any(fold(word) in _ADDITION for word in words(text))
 
 
+def _renewed(lowered: str) -> bool:
+    """Whether the text opens with the person's "new" something ("Mijn nieuwe telefoon …",
+    "मेरा नया फ़ोन नंबर …", "我的新手机 …"): the one it replaces is no longer theirs (D-306;
+    English "my new X is …" is the subject stage's, D-264)."""
+    stripped = lowered.lstrip()
+    for mark in _POSSESSIVE_CJK:
+        if stripped.startswith(mark):
+            return stripped[len(mark):].lstrip().startswith(_RENEWED_CJK)
+    if not _NEW_STEM.search(stripped[:60]):
+        return False  # no "new" among the first words: most texts stop here
+    opening = [fold(word) for word in words(stripped[:60])[:3]]
+    if "μου" in opening[1:3]:  # Greek puts it after: "Το νέο μου τηλέφωνο …"
+        return any(word in _NEW for word in opening)
+    mine = [i for i, word in enumerate(opening[:2]) if word in _NEW_OWNERS]
+    return bool(mine) and any(word in _NEW for word in opening[mine[0] + 1:])
+
+
 def possessed(text: str) -> str | None:
     """What of the person's the text opens with ("Mijn favoriete band …" → "favoriete",
-    "我的手机 …" → "手机"), or None."""
+    "我的手机 …" → "手机"; a "new" before it skipped: "Mijn nieuwe telefoon" → "telefoon"),
+    or None."""
     stripped = text.lstrip()
     for mark in _POSSESSIVE_CJK:
         if stripped.startswith(mark):
             rest = stripped[len(mark):].lstrip()
+            rest = rest[1:] if rest.startswith(_RENEWED_CJK) else rest
             return rest[:2] or None
-    opening = [fold(word) for word in words(stripped)[:2]]
-    return opening[1] if len(opening) == 2 and opening[0] in _POSSESSIVE else None
+    opening = [fold(word) for word in words(stripped)[:3]]
+    if opening[:1] and opening[0] in _POSSESSIVE:
+        named = [word for word in opening[1:] if word not in _NEW]
+        return named[0] if named else None
+    return None
 
 
 def speaks_of_self(text: str) -> bool:

@@ -33,6 +33,7 @@ from pydantic import BaseModel, Field
 from jamgate_core import BaseStage, Candidate, StageContext, StageResult, canonical_subject
 from jamgate_stages import _subject_words as lang
 from jamgate_stages._lazy_re import lazy_compile
+from jamgate_stages._slot_phrases import slot_phrase
 from jamgate_stages._text import fold, sentences, wordset
 from jamgate_stages._time import is_past
 
@@ -231,6 +232,8 @@ def holder(text: str, prefix_names: bool = True) -> Holder:
             return "self", None
         if _is_name(words[1]):
             return ("other", fold(words[1])) if prefix_names else ("self", None)
+        if any(w in lang.GREEK_MY for w in lowered[2:4]):
+            return "self", None  # "Το αγαπημένο μου φαγητό …": the person's own (D-305)
         return "thing", fold(words[1])
     if first in lang.SELF or first in _LEADING_VERBS:
         return "self", None
@@ -287,6 +290,8 @@ def derive_subject(text: str, max_length: int = 300, prefix_names: bool = True,
         return None
     if is_past(text, now):
         return None
+    if (slot := slot_phrase(text)) is not None:
+        return slot  # the whole text is the person's home or work (D-301)
     kind, prefix = holder(text.strip(), prefix_names)
     if kind == "unknown":
         return None

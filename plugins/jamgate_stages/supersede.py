@@ -5,6 +5,10 @@ A save on a subject that already has an active record:
 - older (by event time) than the newest live record: stored as history, retiring nothing;
 - about a closed past ("I worked at Acme from 2019 to 2023", `_time.is_past`) while a live
   record there speaks of the present: stored as history of it, retiring nothing (D-119);
+- saying more about a live record's value, with a subject the stage derived — every content
+  word of the record kept, no change declared ("Vivo en Barcelona" → "Vivo en el barrio de
+  Gràcia, en Barcelona"): a refinement, not a new value; stored beside it without the subject
+  (a subject has one active record), retiring nothing (D-300);
 - otherwise: stored, and every active record on the subject is retired.
 Expired records never block; they are retired like any other.
 """
@@ -15,6 +19,8 @@ from pydantic import BaseModel
 
 from jamgate_core import TRUST, BaseStage, Candidate, StageContext, StageResult
 from jamgate_stages._time import is_past
+from jamgate_stages.change import refines
+from jamgate_stages.change_words import REFINES
 
 
 class SupersedeStage(BaseStage):
@@ -70,6 +76,13 @@ class SupersedeStage(BaseStage):
             )
         if not matches:
             return StageResult.passed()
+        refined = [r.id for r in live if refines(candidate.text, r.text)]
+        if refined and not candidate.subject_given:
+            # It says more about the value, not a new one: both stay; the store holds one active
+            # record a subject, so the refinement goes without the subject it derived, and the
+            # near-duplicate stage is told it is no copy of what it refines (D-300).
+            return StageResult.passed(updates={
+                "subject": None, "annotations": {**candidate.annotations, REFINES: refined}})
         retired = ", ".join(f'"{record.text}"' for record in matches)
         return StageResult(
             retire=[record.id for record in matches],
