@@ -114,8 +114,12 @@ _CONVERSATION = lazy_compile(
 )
 _STANDING = lazy_compile(
     r"\b(?:always|never|from now on|in (?:the )?future|every time|whenever|going forward|"
-    r"by default|prefers?)\b|"
-    # how the person wants to be treated: "User asked to be called Sam" (D-292)
+    r"by default|prefers?)\b",
+    re.IGNORECASE,
+)
+# How the person wants to be treated, not the conversation: "User asked to be called Sam"
+# (D-292; read only where `_CONVERSATION` matched).
+_TREATMENT = lazy_compile(
     r"\b(?:asked|asks|requested|requests|wants|wanted)\s+(?:not\s+)?to\s+be\s+\w+ed\b",
     re.IGNORECASE,
 )
@@ -203,7 +207,8 @@ def chatter_reason(text: str) -> tuple[str, str] | None:
         return "recall_echo", "recalled memories or a memory tool's reply"
     if _SYSTEM_PROMPT.search(stripped):
         return "system_prompt", "the agent's instructions or the agent talking about itself"
-    if (_CONVERSATION.search(stripped) and not _STANDING.search(stripped)) or (
+    if (_CONVERSATION.search(stripped) and not _STANDING.search(stripped)
+            and not _TREATMENT.search(stripped)) or (
         _CONVERSATION_ANYWHERE.search(stripped)
     ):
         return "conversation", "narration of the conversation"
