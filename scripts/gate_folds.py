@@ -88,8 +88,9 @@ def main() -> int:
             keep = float(probabilities[weights.keep_index])
             category = weights.likeliest_refusal(probabilities)
             for odds, counts in totals.items():
-                decision = _count(counts, case, category, weights.decide(
-                    keep, case.source, odds * weights.top_refusal(probabilities))[0])
+                top = weights.top_refusal(probabilities, _hashed(x_all, i)[0])
+                decision = _count(counts, case, category,
+                                  weights.decide(keep, case.source, odds * top)[0])
                 if label(case) != "keep":
                     tally = per_category[odds].setdefault(case.category, [0, 0])
                     tally[0] += decision == "reject"

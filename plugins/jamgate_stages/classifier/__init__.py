@@ -101,7 +101,7 @@ class ClassifierStage(BaseStage):
         probabilities = weights.probabilities(indices, values, embedding)
         keep = float(probabilities[weights.keep_index])
         decision, why = weights.decide(keep - self.options.margin, candidate.source,
-                                       weights.top_refusal(probabilities))
+                                       weights.top_refusal(probabilities, indices))
         category = weights.likeliest_refusal(probabilities)
         overruled = _overruled(category, candidate) if decision == "reject" else None
         if overruled is not None:

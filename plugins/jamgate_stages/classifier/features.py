@@ -24,7 +24,7 @@ from itertools import pairwise
 
 from jamgate_core import fold, words
 from jamgate_stages._lazy_re import lazy_compile
-from jamgate_stages.classifier.markers import marker_features, named_person
+from jamgate_stages.classifier.markers import NO_ANCHOR, marker_features, named_person
 from jamgate_stages.classifier.shape import shape_features
 
 DIMENSION = 1 << 17
@@ -103,3 +103,14 @@ def hashed(text: str, source: str | None, type: str | None) -> tuple[list[int], 
     values = list(map(_log_count, counts.values()))
     norm = math.sqrt(sum(map(operator.mul, values, values))) or 1.0
     return list(counts), [v / norm for v in values]
+
+
+_NO_ANCHOR_BUCKET = zlib.crc32(NO_ANCHOR.encode("utf-8")) & (DIMENSION - 1)
+
+
+def anchored(indices: list[int]) -> bool:
+    """Whether a text's hashed features (`hashed`'s indices) lack the `m:no-anchor` bucket, so
+    the text names or points at someone ("I", the user, a name, "she", a title; D-324). Read
+    from the buckets, not recomputed: where an n-gram of an anchored text falls in the same
+    bucket (one in 131,072), the text reads as unanchored, as every text did before."""
+    return _NO_ANCHOR_BUCKET not in indices

