@@ -1,0 +1,106 @@
+"""The assistant about itself or to the user, by closed word classes (issue #16, D-311).
+
+Texts written for this file from the `assistant-self` definition, none taken from a corpus:
+each shape refuses an agent-inferred save that names it and keeps the standing instructions
+and facts about the user that share its surface; the user's own word always passes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from jamgate_stages._self_shapes import addresses_user, speaks_as_assistant
+from jamgate_stages.source_strictness import SourceStrictnessStage
+
+SELF_TALK = [
+    # an apology opening the save, for an earlier turn
+    "Sorry, the totals I gave you a moment ago were off by one row",
+    "Entschuldigung, die Zugverbindung von vorhin war falsch",
+    "Perdona, antes te di mal la dirección del taller",
+    "Przepraszam, źle przeliczyłem kurs euro",
+    "Прошу прощения, я перепутал даты рейса",
+    "Özür dilerim, linki yanlış gönderdim",
+    "很抱歉，我把会议时间写错了",
+    "申し訳ありません、住所を取り違えていました",
+    "عذرًا، أرسلت لك الملف الخطأ",
+    # its own answers: with "my", a habit, an earlier turn
+    "Meine Antworten werden bei Rechtsfragen oft zu vage",
+    "J'ai souvent tendance à rallonger mes réponses",
+    "Nella risposta precedente ho confuso i due contratti",
+    "Мои ответы про налоги стоит перепроверять",
+    "上一条回复里的单位写错了",
+    "제 답변은 가끔 너무 딱딱해요",
+    # a channel it lacks, with a negation
+    "Cannot reach the internet from this sandbox, so prices may be stale",
+    "Ich habe keinen Zugriff auf deine Kontoauszüge",
+    "No recuerdo las conversaciones anteriores",
+    "Δεν βλέπω τις φωτογραφίες που στέλνεις",
+    "之前的对话我都记不住",
+    "인터넷에 연결할 수 없어서 환율을 모릅니다",
+    # a note to itself
+    "Notitie voor mezelf: eerst de bronnen checken",
+    "Заметка для себя: не путать часовые пояса",
+    # what it is
+    "In quanto assistente virtuale non posso firmare documenti",
+    "Yapay zeka olarak duygularım yok",
+    "作为你的助手，我会尽量简洁",
+    "AI라서 직접 전화를 걸 수는 없어요",
+]
+SAID_TO_USER = [
+    "Ti piacerebbe la Val d'Orcia in primavera",
+    "Jij houdt duidelijk van lange wandelingen",
+    "Wyglądasz na kogoś, kto lubi porządek",
+    "Вам стоит попробовать плавание",
+    "Bu tarz filmleri çok seviyorsun",
+    "Φαίνεσαι κουρασμένη αυτή την εβδομάδα",
+    "Pan lubi chyba poranne spacery",
+    "按照你说的，你会喜欢青岛",
+    "お仕事が大変なようですね",
+    "산책을 정말 좋아하시네요",
+    "بناءً على ما ذكرته، ستعجبك مدينة فاس",
+    "आपको सुबह टहलना चाहिए",
+    "From what you've told me, you would enjoy Lisbon",
+]
+KEEPS = [
+    # standing instructions that address the agent
+    "Jij moet altijd in het Nederlands antwoorden",
+    "Вам всегда нужно писать мне по-русски",
+    "आपको हमेशा मुझे हिंदी में जवाब देना है",
+    "你以后一律用繁体字回复我",
+    # the user's facts that share the surface
+    "User can't access the office VPN from home",
+    "Ana no tiene internet en la casa del pueblo",
+    "Pan Nowak jest moim sąsiadem",
+    "Kenji builds chatbots for a logistics company",
+    "Mijn dochter werkt als assistent bij een tandarts",
+    "Lena answers support tickets for a bike shop",
+    "The user told the assistant she is allergic to latex",
+    "Nutzerin arbeitet an einem Sprachmodell für Behörden",
+]
+
+
+@pytest.fixture
+def run(judge: Any) -> Any:
+    return judge(SourceStrictnessStage())
+
+
+@pytest.mark.parametrize("text", SELF_TALK)
+def test_the_assistant_about_itself(run: Any, text: str) -> None:
+    assert speaks_as_assistant(text), text
+    assert run(text, source="agent-inferred").reason_code == "source.assistant_self"
+    assert run(text, source="user-explicit").decision is None
+
+
+@pytest.mark.parametrize("text", SAID_TO_USER)
+def test_said_to_the_user(run: Any, text: str) -> None:
+    assert addresses_user(text), text
+    assert run(text, source="agent-inferred").reason_code in (
+        "source.second_person", "source.speculative", "source.assistant_self")
+    assert run(text, source="user-confirmed").decision is None
+
+
+@pytest.mark.parametrize("text", KEEPS)
+def test_same_surface_keeps(run: Any, text: str) -> None:
+    assert run(text, source="agent-inferred").decision is None, text
