@@ -32,6 +32,10 @@ SELF_TALK = [
     "Мои ответы про налоги стоит перепроверять",
     "上一条回复里的单位写错了",
     "제 답변은 가끔 너무 딱딱해요",
+    # this turn's answer
+    "For this reply I'll leave out the code samples",
+    "En esta respuesta no incluyo los impuestos",
+    "这次回答我先不考虑运费",
     # a channel it lacks, with a negation
     "Cannot reach the internet from this sandbox, so prices may be stale",
     "Ich habe keinen Zugriff auf deine Kontoauszüge",
@@ -78,6 +82,7 @@ KEEPS = [
     "Lena answers support tickets for a bike shop",
     "The user told the assistant she is allergic to latex",
     "Nutzerin arbeitet an einem Sprachmodell für Behörden",
+    "Use this answer format for every weekly status report",
 ]
 
 
