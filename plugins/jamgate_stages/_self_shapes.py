@@ -2,7 +2,7 @@
 
 `source_strictness` first knew an agent's self-talk by a few English sentences and one "as an
 AI" frame a language. Closed classes say the same in every language, whatever the rest of the
-sentence holds (D-311, D-312):
+sentence holds (D-311):
 - what only the assistant has: an apology that opens the save (for an earlier turn), its own
   answers and replies (with "my", a habit or an earlier turn), a channel it lacks said with a
   negation (the internet, real time, the pictures sent, earlier conversations), a note to
@@ -12,13 +12,14 @@ sentence holds (D-311, D-312):
   second-person verb ending (Turkish, Korean honorific observations, Japanese "ようですね"), "based
   on what you told me", and "you would like / enjoy" in each language.
 The caller only asks for `agent-inferred` saves; a standing instruction is its decision.
+`about_the_user` tells the classifier where a refusal as self-talk cannot stand: the user is
+the subject at the opening and none of these shapes is there (D-312).
 """
 
 from __future__ import annotations
 
 from jamgate_stages._lazy_re import lazy_compile
 from jamgate_stages._text import HintedPattern
-from jamgate_stages.classifier.markers import named_person
 
 # An apology opening the save: the assistant's, for an earlier turn.
 _APOLOGY = lazy_compile(
@@ -131,6 +132,14 @@ _THIRD = lazy_compile(
     r"χρήστη\w*|χρήστ\w+)\b|用户|用戶|ユーザー|사용자|المستخدم|उपयोगकर्ता",
 )
 _FIRST_WORD = lazy_compile(r"\w+")
+# The user as the subject at the opening, with or without an article ("The user told the
+# assistant …", "La usuaria le contó al asistente …", "用户告诉助手…").
+_USER_OPENING = lazy_compile(
+    r"^(?:the |this |our |die |der |den |la |le |l['’]|el |o |a |ο |η |το )?(?:user|nutzer\w*|"
+    r"benutzer\w*|utilisat\w+|usuari\w+|utente|usuári\w+|utilizador\w*|gebruiker\w*|"
+    r"użytkownik\w*|пользовател\w*|користувач\w*|kullanıcı\w*|χρήστ\w+)(?!\w)|"
+    r"^(?:用户|用戶|使用者|ユーザー|사용자|المستخدم|उपयोगकर्ता)"
+)
 # A note to itself, in the languages the first rule lacked.
 _SELF_NOTE = HintedPattern(lazy_compile(
     r"\b(?:(?:assistant|agent|bot|model) (?:reflection|self-assessment|note)|"
@@ -259,6 +268,7 @@ def speaks_as_assistant(text: str) -> bool:
 
 def _third_person(text: str, low: str) -> bool:
     """The user or a named person is the subject ("User can't …", "Ana no tiene …")."""
+    from jamgate_stages.classifier.markers import named_person  # the classifier imports us
     opening = _FIRST_WORD.match(text)
     return bool(_THIRD.search(low)) or (
         opening is not None and named_person(opening.group()))
@@ -273,3 +283,12 @@ def addresses_user(text: str) -> bool:
     return bool(_YOU_OPENING.search(low) or _POLISH_PAN.match(text)
                 or _TR_ENDING.fullmatch(last) or tail.endswith(_YOU_ENDINGS)
                 or _TOLD_ME.search(low))
+
+
+def about_the_user(text: str) -> bool:
+    """The user is the subject at the opening and no shape of the assistant's own is there:
+    a report of the user ("The user told the assistant she is colour-blind"), not the
+    assistant about itself, whatever assistant words it holds (D-312)."""
+    return bool(_USER_OPENING.match(_fold(text).lstrip())) and not speaks_as_assistant(text) \
+        and not addresses_user(text)
+

@@ -109,3 +109,22 @@ def test_said_to_the_user(run: Any, text: str) -> None:
 @pytest.mark.parametrize("text", KEEPS)
 def test_same_surface_keeps(run: Any, text: str) -> None:
     assert run(text, source="agent-inferred").decision is None, text
+
+
+@pytest.mark.parametrize(("text", "overruled"), [
+    ("The user told the assistant that her son is allergic to peanuts", True),
+    ("La usuaria le dijo al asistente que trabaja de noche", True),
+    ("用户跟助手说过他不吃猪肉", True),
+    ("As an AI assistant I cannot open your spreadsheets", False),
+    ("User, based on what you told me you would enjoy Porto", False),
+    ("Bence biraz dinlenmelisin", False),
+])
+def test_a_report_of_the_user_is_not_the_assistants_self_talk(text: str, overruled: bool) -> None:
+    """The classifier's self-talk refusal does not stand where the user is the subject (D-312)."""
+    from jamgate_core.models import Candidate, new_id, utcnow
+    from jamgate_stages.classifier import _overruled
+
+    candidate = Candidate(id=new_id(), text=text, raw_length=len(text), created_at=utcnow(),
+                          source="agent-inferred")
+    assert (_overruled("assistant-self", candidate) == "shape") is overruled
+    assert _overruled("transient", candidate) is None

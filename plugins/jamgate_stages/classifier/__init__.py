@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel, ConfigDict, Field
 
 from jamgate_core import BaseStage, Candidate, StageContext, StageResult
+from jamgate_stages._self_shapes import about_the_user
 from jamgate_stages.change_words import PENDING_REFUSAL, declares_change
 from jamgate_stages.classifier.features import hashed
 
@@ -59,11 +60,15 @@ def _overruled(category: str, candidate: Candidate) -> str | None:
     ("user's"; an agent's inference of it is refused, as in the predecessor); and where the
     subject stage derived a subject, the text has the shape of a durable claim ("I live in …",
     "I work at …"), and where the save names its subject, it claims a durable slot
-    ("location"), so the refusal becomes an unsure keep ("shape", D-177)."""
+    ("location"), so the refusal becomes an unsure keep ("shape", D-177); so does a refusal as
+    the assistant's self-talk of a text whose subject is the user ("The user told the
+    assistant …", D-312)."""
     if category == "transient" and candidate.type == "state":
         return "typed"
     if category == "general-knowledge" and candidate.source != "agent-inferred":
         return "user's"
+    if category == "assistant-self" and about_the_user(candidate.text):
+        return "shape"
     if candidate.subject is not None:
         return "shape"
     return None
