@@ -32,11 +32,14 @@ _APOLOGY = lazy_compile(
     r"desculp\w+|peço desculpa|pe[çc]o perd[aã]o|"
     r"excuses|het spijt me|mijn excuses|"
     r"przepraszam|wybacz\w*|"
-    r"özür dilerim|kusura bakma\w*|affedersin\w*)(?!\w)|"
+    r"özür dilerim|kusura bakma\w*|affedersin\w*|"
+    r"förlåt|ursäkta|jag ber om ursäkt|maaf|mohon maaf|xin lỗi|promiňte|promiň|omlouvám se|"
+    r"bocsánat|elnézést|îmi pare rău|scuze|anteeksi|pahoittelen|samahani)(?!\w)|"
     r"^(?:извин\w+|простит?е|прошу прощения|приношу извинения|вибач\w*|"
     r"συγγνώμη|συγνώμη|ζητώ συγγνώμη|λυπάμαι|ζητάμε συγγνώμη)(?!\w)|"
     r"^(?:抱歉|对不起|對不起|不好意思|很抱歉|申し訳|すみません|ごめん|失礼しました|죄송|미안)|"
-    r"^(?:عذرًا|عذرا|عذراً|أعتذر|آسف|آسفة|المعذرة)(?!\w)|"
+    r"^(?:عذرًا|عذرا|عذراً|أعتذر|آسف|آسفة|المعذرة|ببخشید|متاسفم|پوزش|סליחה|מצטער|מצטערת|"
+    r"אני מתנצל|אני מתנצלת|перепрошую|вибачте)(?!\w)|^(?:ขอโทษ|ขออภัย)|"
     r"^(?:माफ़|माफ|क्षमा|सॉरी)(?!\S)",
 )
 # The assistant's own output: answers, replies, explanations.
@@ -102,7 +105,9 @@ _CHANNEL = HintedPattern(lazy_compile(
     r"互联网|網路|网络|網際網路|上网|上網|实时|即時|(?:之前|以前|上次|过去|過去)的?(?:对话|對話|聊天|会话|會話)|"
     r"インターネット|リアルタイム|(?:以前|前回|過去)の(?:会話|やりとり|セッション)|"
     r"인터넷|실시간|(?:이전|지난|예전) (?:대화|세션)|"
-    r"الإنترنت|الانترنت|الوقت الفعلي|(?:محادثات|جلسات)\w* السابقة|"
+    r"الإنترنت|الانترنت|الوقت الفعلي|(?:محادثات|جلسات)\w* السابقة|اینترنت|گفتگوهای قبلی|"
+    r"אינטרנט|שיחות קודמות|інтернет\w*|(?:попередн|минул)\w* (?:розмов|сесі)\w*|"
+    r"อินเทอร์เน็ต|cuộc trò chuyện trước|"
     r"इंटरनेट|पिछली बातचीत",
 ), (
     "internet", "web", "browse", "real", "echtzeit", "temps r", "tiempo real", "tempo real",
@@ -113,8 +118,11 @@ _CHANNEL = HintedPattern(lazy_compile(
 _NEGATION = lazy_compile(
     r"\b(?:not|no|never|can't|cannot|can not|don't|unable|without|nicht|kein\w*|ne|pas|aucun\w*|"
     r"sans|no|non|não|niet|geen|nie|не|нет|без|yok|değil|olmadığ\w*|δεν|δε|χωρίς|"
-    r"\w+(?:ama|eme)(?:m|z|dım|dim)|\w+(?:a|e)m[ıi]yorum)\b|"
-    r"不|没|沒|無法|无法|ない|ません|できず|못|없|않|(?<!\w)(?:لا|ليس|لم|لن)(?!\w)|नहीं",
+    r"\w+(?:ama|eme)(?:m|z|dım|dim)|\w+(?:a|e)m[ıi]yorum|inte|ingen|inga|tidak|"
+    r"không|ne(?:mám|mohu|můžu|umím|vidím|pamatuju)|nem|nincs|nu (?:pot|am|știu|văd)|ei|en "
+    r"(?:pysty|voi|muista|näe)|emme|немає|ні)\b|"
+    r"不|没|沒|無法|无法|ない|ません|できず|못|없|않|(?<!\w)(?:لا|ليس|لم|لن|לא|אין)(?!\w)|नहीं|"
+    r"(?<!\w)(?:نمی|ندارم|نمی‌توانم)|ไม่",
 )
 # Access to the user's things (a calendar, files, an account), said with a negation.
 _ACCESS_YOURS = HintedPattern(lazy_compile(
@@ -197,7 +205,9 @@ _YOU_OPENING = lazy_compile(
     r"вы|ты|вам|тебе|вас|тебя|ваш\w*|тво\w+|sen|siz|sana|senin|sizin|"
     r"wydajesz|wyglądasz|powinie(?:n|neś)|powinnaś|jesteś|"
     r"φαίνεσαι|φαίνεστε|θα μπορούσατε|θα μπορούσες|"
-    r"أنت|أنتِ|أنتم|عليك|لديك|إنك|يبدو أنك|يبدو عليك|تبدو)(?!\w)|"
+    r"أنت|أنتِ|أنتم|عليك|لديك|إنك|يبدو أنك|يبدو عليك|تبدو|"
+    r"du verkar|ni verkar|dig|anda|kamu|شما|אתה|tobě|vám|neked|önnek|ön|îți|ți|dumneavoastră|"
+    r"ти|тобі|вам|sinä|sinun|teidän|sinulle|wewe)(?!\w)|"
     r"^(?:je|u)\s+(?:lijkt|bent|hebt|heeft|zou|zult|kunt|moet|houdt|vindt|werkt)\b|"
     r"^(?:你|您|妳|あなた|君は|きみは|당신|너는|네가)|"
     r"^(?:आप|आपको|आपकी|आपका|आपके|तुम|तुम्हें|तुम्हारा|तुम्हारी|तुम्हारे|तू|तुझे)(?!\S)",
@@ -213,6 +223,13 @@ _TR_ENDING = lazy_compile(
 _YOU_ENDINGS = (
     "보이세요", "보이시네요", "보여요", "시네요", "시는군요", "실 거예요", "실 것 같아요",
     "ようですね", "みたいですね", "お好きだと思います", "お好きでしょう",
+)
+# Standing words of the languages `_standing.STANDING` lacks, for the openings above
+# ("Du ska alltid …", "Sinun pitää aina …", "Завжди відповідай …").
+_MORE_STANDING = lazy_compile(
+    r"\b(?:alltid|aldrig|framöver|aina|koskaan|jatkossa|vždy|nikdy|mindig|soha|mereu|"
+    r"întotdeauna|niciodată|завжди|ніколи|luôn|kila mara|siku zote)\b|"
+    r"همیشه|هرگز|תמיד|אף פעם|เสมอ"
 )
 # "Based on what you told me", "you would like / enjoy …", "I'd recommend …".
 _TOLD_ME = HintedPattern(lazy_compile(
@@ -272,6 +289,11 @@ def _third_person(text: str, low: str) -> bool:
     opening = _FIRST_WORD.match(text)
     return bool(_THIRD.search(low)) or (
         opening is not None and named_person(opening.group()))
+
+
+def standing_elsewhere(text: str) -> bool:
+    """A standing word of a language `_standing.STANDING` lacks."""
+    return bool(_MORE_STANDING.search(_fold(text)))
 
 
 def addresses_user(text: str) -> bool:

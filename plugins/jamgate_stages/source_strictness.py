@@ -24,7 +24,7 @@ from pydantic import BaseModel, Field
 
 from jamgate_core import BaseStage, Candidate, Source, StageContext, StageResult
 from jamgate_stages._lazy_re import lazy_compile
-from jamgate_stages._self_shapes import addresses_user, speaks_as_assistant
+from jamgate_stages._self_shapes import addresses_user, speaks_as_assistant, standing_elsewhere
 from jamgate_stages._standing import STANDING
 
 _PERSON = lazy_compile(
@@ -218,7 +218,7 @@ def is_second_person(text: str) -> bool:
     """Addressed to the user rather than stating a fact about them; a standing instruction to
     the agent is not."""
     stripped = text.strip()
-    if _INSTRUCTION.search(stripped):
+    if _INSTRUCTION.search(stripped) or standing_elsewhere(stripped):
         return False
     if _SECOND_PERSON.search(stripped):
         return True

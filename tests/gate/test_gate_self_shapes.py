@@ -51,6 +51,14 @@ SELF_TALK = [
     "Yapay zeka olarak duygularım yok",
     "作为你的助手，我会尽量简洁",
     "AI라서 직접 전화를 걸 수는 없어요",
+    # the same classes in languages s23 does not hold (D-314)
+    "Förlåt, jag blandade ihop datumen nyss",
+    "Maaf, tadi saya salah menghitung ongkos kirim",
+    "Omlouvám se, spletl jsem si adresy",
+    "סליחה, טעיתי בשעה של הפגישה",
+    "Nemám přístup k internetu, takže kurz neznám",
+    "من به اینترنت دسترسی ندارم",
+    "Я не маю доступу до інтернету в цій сесії",
 ]
 SAID_TO_USER = [
     "Ti piacerebbe la Val d'Orcia in primavera",
@@ -66,6 +74,10 @@ SAID_TO_USER = [
     "بناءً على ما ذكرته، ستعجبك مدينة فاس",
     "आपको सुबह टहलना चाहिए",
     "From what you've told me, you would enjoy Lisbon",
+    "Du verkar gilla långa promenader",
+    "Anda sepertinya suka kopi pahit",
+    "Тобі варто більше відпочивати",
+    "Sinulle sopisi varmasti joogatunti",
 ]
 KEEPS = [
     # standing instructions that address the agent
@@ -83,6 +95,10 @@ KEEPS = [
     "The user told the assistant she is allergic to latex",
     "Nutzerin arbeitet an einem Sprachmodell für Behörden",
     "Use this answer format for every weekly status report",
+    "Du ska alltid svara mig på svenska",
+    "Anda harus selalu menjawab dalam bahasa Indonesia",
+    "Sinun pitää aina vastata minulle suomeksi",
+    "Arbetar med data i realtid, inte med batchjobb",
 ]
 
 
