@@ -18,6 +18,9 @@ a signal that is a question in its language whatever the words:
 Since D-271, also the shapes of `_ask_shapes` ("Tell me which …", "… or not", in-place
 interrogatives in Turkish, Chinese and Korean, a "when" that asks); since D-273 a polite frame
 around a standing instruction ("Could you always answer in Greek?") is not a question.
+Since D-313, "how" where it also means "as" asks before a closed set of complements ("Wie
+heißt …", "Hoe laat …", "Jak się nazywa …", "Как зовут …"), "qu'est-ce que" opens a question,
+and a recall question may name the thing recalled after an article ("Tu te souviens du …").
 A statement that mentions a question ("One question I get asked is where my accent comes
 from: Cork") opens with none of these and stays a statement.
 """
@@ -105,7 +108,7 @@ _WH_FIRST: frozenset[str] = wordset(
     waar waarom welke hoeveel vem varför vilken vilket vilka hur nerede
     neden niçin nasıl hangi kim kaç де хто чому який яка яке які скільки куди kde kdo proč
     který která kolik أين متى كيف لماذا ماذا كم هل کجا چرا کی چطور چگونه کدام איפה מתי למה
-    איך מי כמה"""
+    איך מי כמה kdy mikor hol miért hogyan mennyi melyik hány hová honnan"""
 )
 # Italian and Portuguese "where" and "who" also open a statement ("Dove abito c'è un
 # mercato"): they ask only before an auxiliary ("Dove ho messo …", "Onde está …").
@@ -130,7 +133,7 @@ _PARTICLE = lazy_compile(
     r"^acaba\b|"  # Turkish "I wonder"
     r"^\w+\s+ли\b|,\s*\w+\s+ли\b|"  # Russian and Ukrainian, after the first word of a clause
     r"^(?:czy|هل|آیا|האם|क्या|apakah|adakah|será que|est-ce que?|est-ce qu['’]|"
-    r"разве|неужели|чи)(?!\w)|"
+    r"разве|неужели|чи)(?!\w)|^qu['’]est-ce (?:que\b|qui\b|qu['’])|"
     r"^\w+-(?:je|tu|il|elle|on|nous|vous|ils|elles)\b",  # French inversion: "As-tu …"
     re.IGNORECASE,
 )
@@ -177,7 +180,8 @@ _ASKED = wordset(
     quién cuál cómo cuánto dove quando chi cosa come quale perché onde quem qual quanto como
     porque πού πότε ποιος ποια ποιο τι πώς γιατί πόσο где когда кто что как какой почему
     сколько waar wanneer wat hoe welke gdzie kiedy kto co jak który ile var när vad hur vem
-    vilken nerede ne nasıl hangi kim de an di à a the my"""
+    vilken nerede ne nasıl hangi kim de an di à a the my du des le la les il lo gli el los las
+    o os der die das den dem"""
 )
 _LABEL = lazy_compile(
     r"^(?:memory|note|q|question(?: from (?:the )?user)?|user(?: asked| asks| question)?|"
@@ -195,6 +199,16 @@ _AUX_FIRST = lazy_compile(
     r"(?:har|är|kan|ska|vill|vet|hade)\s+(?:jag|du|vi|ni|min|mitt)\b)",
     re.IGNORECASE,
 )
+# "How" that also means "as" asks before a closed set of complements: "Wie heißt …", "Hoe laat
+# …", "Jak się nazywa …", "Как зовут …" (D-313).
+_HOW_ASKS = lazy_compile(
+    r"^(?:wie (?:heißt|hieß|hießen|heißen|lange|viel|viele|alt|spät|oft|weit|teuer)|"
+    r"hoe (?:laat|veel|lang|oud|vaak|ver|duur|heet|heette|heten)|"
+    r"jak (?:się nazyw\w+|długo|daleko|często|dużo)|jak se jmenuj\w+|"
+    r"как (?:зовут|звали|называ\w+|долго|часто|далеко)|як (?:звати|звуть|називає\w+))(?!\w)",
+    re.IGNORECASE,
+)
+_WORD_HYPHEN = lazy_compile(r"(?<=\w)-(?=\w)")
 _CLAUSE_BREAK = lazy_compile(r"[,:;：，；、\-–—()]")
 _WH_MAX_TOKENS = 16
 
@@ -202,7 +216,11 @@ _WH_MAX_TOKENS = 16
 def _wh_first(text: str) -> bool:
     """An interrogative opening one clause (no comma or colon): "Wo habe ich …"."""
     found = tokens(text.lstrip("¿¡\"'([«“ "))
-    if len(found) < 2 or len(found) > _WH_MAX_TOKENS or _CLAUSE_BREAK.search(text):
+    if len(found) < 2 or len(found) > _WH_MAX_TOKENS:
+        return False
+    if _HOW_ASKS.match(text.lstrip("¿¡\"'([«“ ")):  # a hyphen inside a word breaks nothing
+        return not _CLAUSE_BREAK.search(_WORD_HYPHEN.sub("", text))
+    if _CLAUSE_BREAK.search(text):
         return False
     if found[0] in _WH_BEFORE_AUX:  # a clitic may stand between: "Chi mi ha …" (D-271)
         verb = next((w for w in found[1:4] if w not in _CLITICS), "")

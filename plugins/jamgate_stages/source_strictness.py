@@ -24,6 +24,8 @@ from pydantic import BaseModel, Field
 
 from jamgate_core import BaseStage, Candidate, Source, StageContext, StageResult
 from jamgate_stages._lazy_re import lazy_compile
+from jamgate_stages._self_shapes import addresses_user, speaks_as_assistant, standing_elsewhere
+from jamgate_stages._standing import STANDING
 
 _PERSON = lazy_compile(
     r"\b(?:i|i'm|i've|me|my|mine|we|our|us|you|your|he|she|his|her|him|they|their|them|user|"
@@ -189,6 +191,7 @@ _INSTRUCTION = lazy_compile(
     r"jamais|siempre|nunca|sempre|mai)\b|(?<!\w)(?:πάντα|ποτέ)(?!\w)|"
     r"^you\s+(?:are\s+(?:not\s+)?(?:allowed|permitted|free)|may(?!\s+want)|can(?:not|'t)?|"
     r"should(?:n't| not)|don't|do not|need to|have to)\b|"
+    r"(?<!\byou )(?<!you've )(?<!you have )"
     r"\b(?:asked|wants|told|wanted|expects|allowed|prefers that)\s+(?:me|us|you)\b",
     re.IGNORECASE,
 )
@@ -206,7 +209,7 @@ def is_general_knowledge(text: str) -> bool:
 def is_assistant_self(text: str) -> bool:
     """The assistant speaking about itself (its nature, limits or habits)."""
     stripped = text.strip()
-    if _ASSISTANT_SELF.search(stripped):
+    if _ASSISTANT_SELF.search(stripped) or speaks_as_assistant(stripped):
         return True
     return bool(_I_ABOUT_USER.search(stripped)) and not _INSTRUCTION.search(stripped)
 
@@ -215,7 +218,11 @@ def is_second_person(text: str) -> bool:
     """Addressed to the user rather than stating a fact about them; a standing instruction to
     the agent is not."""
     stripped = text.strip()
-    return bool(_SECOND_PERSON.search(stripped)) and not _INSTRUCTION.search(stripped)
+    if _INSTRUCTION.search(stripped) or standing_elsewhere(stripped):
+        return False
+    if _SECOND_PERSON.search(stripped):
+        return True
+    return addresses_user(stripped) and not STANDING.search(stripped)
 
 
 def is_speculative(text: str) -> bool:

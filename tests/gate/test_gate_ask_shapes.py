@@ -44,6 +44,17 @@ QUESTIONS = [
     # an Italian interrogative with a clitic before its auxiliary
     "Chi mi ha consigliato quel commercialista",
     "I'm curious whether I ever told you my blood type",
+    # "how" that also means "as", before a closed complement (D-313)
+    "Wie heißt die Hausärztin meiner Mutter",
+    "Hoe oud is de cv-ketel in de kelder",
+    "Jak się nazywa mój nowy kierownik",
+    "Как зовут управляющего нашего дома",
+    # "qu'est-ce que", a recall question with the thing recalled, Hungarian and Czech wh-words
+    "Qu'est-ce qu'on avait offert à Lucie pour ses trente ans",
+    "Tu te souviens du code postal de mes parents",
+    "Ti ricordi il modello della mia lavatrice",
+    "Mikor van a következő fogorvosi időpontom",
+    "Kdy mi končí nájemní smlouva",
 ]
 
 NOT_QUESTIONS = [
@@ -63,6 +74,11 @@ NOT_QUESTIONS = [
     "Cómo trabajo con clientes: siempre con contrato firmado",
     "説明するときは、まず結論を教えてください",
     "Yemek tarifi sorduğumda malzemeleri nasıl ölçeceğimi gram olarak yaz",
+    "Wie immer fahre ich im August an die Ostsee",
+    "Hoe meer koffie ik drink, hoe slechter ik slaap",
+    "Jak co roku jedziemy na Mazury w lipcu",
+    "Как и все в нашей семье, я левша",
+    "Wie lange ich schon in Graz wohne, weiß kaum jemand: seit 2009",
 ]
 
 

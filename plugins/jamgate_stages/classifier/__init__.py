@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel, ConfigDict, Field
 
 from jamgate_core import BaseStage, Candidate, StageContext, StageResult
+from jamgate_stages._self_shapes import about_the_user
 from jamgate_stages._standing import ONSET
 from jamgate_stages.change_words import PENDING_REFUSAL, declares_change
 from jamgate_stages.classifier.features import hashed
@@ -66,13 +67,16 @@ def _overruled(category: str, candidate: Candidate) -> str | None:
     "I work at …"), and where the save names its subject, it claims a durable slot
     ("location"), so the refusal becomes an unsure keep ("shape", D-177); so does passing state,
     a one-off request or tool output that opens a standing rule ("from now on", "ab jetzt",
-    "d'ora in poi", D-291)."""
+    "d'ora in poi", D-291), and a refusal as the assistant's self-talk of a text whose subject
+    is the user ("The user told the assistant …", D-312)."""
     if category == "transient" and candidate.type == "state":
         return "typed"
     if category in _ONSET_OVERRULES and ONSET.search(candidate.text):
         return "shape"
     if category == "general-knowledge" and candidate.source != "agent-inferred":
         return "user's"
+    if category == "assistant-self" and about_the_user(candidate.text):
+        return "shape"
     if candidate.subject is not None:
         return "shape"
     return None
