@@ -37,7 +37,7 @@ from train_gate_classifier import (
 
 from jamgate_commands.bench_gate import GateCase
 from jamgate_stages.classifier import model as gate_model
-from jamgate_stages.classifier.features import DIMENSION
+from jamgate_stages.classifier.features import DIMENSION, anchored
 
 FOLDS = 4
 
@@ -56,6 +56,10 @@ def main() -> int:
     parser.add_argument("--always", nargs="*", default=[], metavar="SRC")
     parser.add_argument("--never", nargs="*", default=[], metavar="SRC")
     parser.add_argument("--source-weight", action="append", default=[], metavar="SRC=W")
+    parser.add_argument("--user-world", choices=("kept", "anchored", "compared"), default="kept",
+                        help="a user's general knowledge the model refuses: always kept (as "
+                             "shipped), kept only where anchored, or also refused where the "
+                             "model rates it at least as likely as a keep (D-331)")
     args = parser.parse_args()
     sources = sorted((s for s in tomllib.loads((CORPUS / "SPLITS.toml").read_text())["train"]
                       if s not in set(args.always) | set(args.never)),
@@ -65,7 +69,8 @@ def main() -> int:
     source_weight = {k: float(v) for k, v in (item.split("=", 1) for item in args.source_weight)}
     world = world_cases(args.world_sentences) if args.world_sentences else []
     x_all = matrix(train)
-    totals = {k: {"facts": 0, "lost": 0, "lost_agent": 0, "gk_agent": 0, "gk_caught": 0,
+    totals = {k: {"facts": 0, "lost": 0, "lost_agent": 0, "gk_agent": 0, "gk_agent_caught": 0,
+                  "gk_user": 0, "gk_user_caught": 0,
                   "refusals": 0, "caught": 0} for k in args.odds}
     per_category: dict[float, dict[str, list[int]]] = {k: {} for k in args.odds}
     for fold in range(FOLDS):
@@ -89,8 +94,14 @@ def main() -> int:
             category = weights.likeliest_refusal(probabilities)
             for odds, counts in totals.items():
                 top = weights.top_refusal(probabilities, _hashed(x_all, i)[0])
-                decision = _count(counts, case, category,
-                                  weights.decide(keep, case.source, odds * top)[0])
+                unanchored = not anchored(_hashed(x_all, i)[0])
+                verdict = weights.decide(keep, case.source, odds * top)[0]
+                gk = float(probabilities[weights.classes.index("general-knowledge")])
+                if (args.user_world == "compared" and unanchored
+                        and case.source != "agent-inferred" and gk >= keep):
+                    verdict, category = "reject", "general-knowledge"
+                decision = _count(counts, case, category, verdict,
+                                  args.user_world == "kept" or not unanchored)
                 if label(case) != "keep":
                     tally = per_category[odds].setdefault(case.category, [0, 0])
                     tally[0] += decision == "reject"
@@ -105,11 +116,13 @@ def main() -> int:
     return 0
 
 
-def _count(counts: dict[str, int], case: GateCase, category: str, decision: str) -> str:
-    """Add one held-out case's outcome; the stage's overrules (a user's general knowledge, a
-    typed state) applied. Returns the decision after them."""
+def _count(counts: dict[str, int], case: GateCase, category: str, decision: str,
+           users_world_kept: bool = True) -> str:
+    """Add one held-out case's outcome; the stage's overrules (a user's general knowledge
+    where `users_world_kept`, a typed state) applied. Returns the decision after them."""
     if decision == "reject" and (
-            (category == "general-knowledge" and case.source != "agent-inferred")
+            (category == "general-knowledge" and case.source != "agent-inferred"
+             and users_world_kept)
             or (category == "transient" and case.type == "state")):
         decision = "pass"
     agent = case.source == "agent-inferred"
@@ -120,9 +133,10 @@ def _count(counts: dict[str, int], case: GateCase, category: str, decision: str)
     else:
         counts["refusals"] += 1
         counts["caught"] += decision == "reject"
-        if case.category == "general-knowledge" and agent:
-            counts["gk_agent"] += 1
-            counts["gk_caught"] += decision == "reject"
+        if case.category == "general-knowledge":
+            key = "gk_agent" if agent else "gk_user"
+            counts[key] += 1
+            counts[key + "_caught"] += decision == "reject"
     return decision
 
 
