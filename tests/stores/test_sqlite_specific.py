@@ -427,6 +427,26 @@ def test_exact_search_matches_words_only(tmp_path: Path) -> None:
     store.close()
 
 
+def test_exact_search_finds_a_near_copy_among_template_look_alikes(tmp_path: Path) -> None:
+    """A one-word change of a stored fact whose other words each fill many rows: the search
+    holds the rows with one of its rarest words and ranks them on all its words (D-330), so
+    the stored fact comes first — not one of the 25 rows that share only its rarest word."""
+    store = opened(tmp_path)
+    names = ["Mara", "Alma", "Gita", "Vera", "Kaja"]
+    foods = ["sesame", "gluten", "pollen", "peanuts", "shellfish"]
+    surnames = ["Castro", *(f"Surname{n}" for n in range(29))]
+    records = [make_record(f"{name} {surname} is allergic to {food}.", at=n)
+               for n, (surname, name, food) in enumerate(
+                   (s, a, f) for s in surnames for a in names for f in foods)]
+    insert(store, *records)
+    target = records[0]  # "Mara Castro is allergic to sesame.", the oldest of its 25
+    for probe in ("Mara really Castro is allergic to sesame.", "Mara Castro allergic to sesame.",
+                  "Mara Castro is severely allergic to sesame"):
+        hits = store.search("default", probe, limit=5, type=None, now=NOW, exact=True)
+        assert hits and hits[0][0].id == target.id, probe
+    store.close()
+
+
 @pytest.mark.parametrize("forgetter", ["this store", "another connection"])
 def test_a_common_word_counted_again_after_a_forget(tmp_path: Path, forgetter: str) -> None:
     """A word known to exceed the look-alike budget (D-205) is counted again once rows leave

@@ -13,7 +13,12 @@ from pathlib import Path
 from typing import Any
 
 from jamgate_adapters.stores.kit.approximate import ApproximateIndex
-from jamgate_adapters.stores.kit.lexical import match_terms, typo_limit, typo_matches
+from jamgate_adapters.stores.kit.lexical import (
+    match_terms,
+    query_terms,
+    typo_limit,
+    typo_matches,
+)
 from jamgate_adapters.stores.kit.vectors import VectorMatrix
 from jamgate_adapters.stores.sqlite.graphs import THRESHOLD, Graphs
 from jamgate_adapters.stores.sqlite.rows import FIELDS, LIVE_R, blob_array
@@ -26,6 +31,8 @@ _BM25 = "bm25(records_fts, 1.0, 0.5, 1.0, 0.5)"
 RANK_BUDGET = 2_000
 # The same for the gate's exact look-alike search: a look-alike shares the rare words.
 EXACT_BUDGET = 100
+# The most rows a look-alike search ranks before it falls back to the rarest words alone.
+LOOKALIKE_CAP = 1_000
 
 
 def _quoted(term: str) -> str:
@@ -77,6 +84,32 @@ def ranking_match(conn: sqlite3.Connection, parts: Sequence[str],
             break
         kept.append(part)
     return " OR ".join(part for part in parts if part in kept)
+
+
+def lookalike_match(conn: sqlite3.Connection, parts: Sequence[str],
+                    common: CommonTerms | None = None) -> str | None:
+    """The expression for the gate's look-alike search. A near-copy holds at least four in
+    five of the query's words, so it holds one of any `len(parts) // 5 + 1` of them: the rows
+    holding one of the rarest that many (more while their rows stay within `EXACT_BUDGET`)
+    are the candidates, ranked by bm25 over every word (D-330). Where even those are common
+    (more than `LOOKALIKE_CAP` rows), the rarest words alone, as `ranking_match`."""
+    if len(parts) < 2:
+        return parts[0] if parts else None
+    frequency = _frequencies(conn, parts, LOOKALIKE_CAP + 1, common)
+    if sum(frequency.values()) <= EXACT_BUDGET:
+        return " OR ".join(parts)
+    rarest = sorted(parts, key=lambda part: frequency[part])
+    needed = len(parts) // 5 + 1
+    anchors, total = rarest[:needed], sum(frequency[p] for p in rarest[:needed])
+    if total > LOOKALIKE_CAP:
+        return ranking_match(conn, parts, EXACT_BUDGET, common)
+    for part in rarest[needed:]:
+        if total + frequency[part] > EXACT_BUDGET:
+            break
+        anchors.append(part)
+        total += frequency[part]
+    ranked = [part for part in parts if frequency[part] <= LOOKALIKE_CAP]
+    return f"({' OR '.join(anchors)}) AND ({' OR '.join(ranked)})"
 
 
 class CommonTerms:
@@ -137,22 +170,26 @@ def _plain(part: str) -> bool:
 def match_parts(conn: sqlite3.Connection, query: str, *,
                 exact: bool = False) -> list[str]:
     """The FTS5 terms for `query`: words quoted (never its syntax), long ones as prefixes
-    of their stem, an unknown word widened to its typo matches in the index (only the
-    quoted words when `exact`)."""
+    of their stem, an unknown word widened to its typo matches in the index. When `exact`,
+    the query's own words, whole, as the index holds them (D-330: a stem quoted without its
+    prefix matched almost nothing)."""
+    if exact:
+        return list(dict.fromkeys(_cjk_part(term) if any(is_cjk(ch) for ch in term)
+                                  else _quoted(term) for term in query_terms(query)))
     parts: list[str] = []
     for term in match_terms(query):
         text = term.text
         if any(is_cjk(ch) for ch in text):
-            column = "chars" if len(text) == 1 else "grams"
-            parts.append(f"{column} : {_quoted(text)}")
-            continue
-        if exact:
-            parts.append(_quoted(text))
+            parts.append(_cjk_part(text))
             continue
         parts.append(f"{_quoted(text)} *" if term.prefix else _quoted(text))
         if typo_limit(text) and not _indexed(conn, text, term.prefix):
             parts += [_quoted(word) for word in _typos(conn, text)]
     return list(dict.fromkeys(parts))
+
+def _cjk_part(text: str) -> str:
+    """A CJK term: a lone character in the `chars` column, a bigram in `grams`."""
+    return f"{'chars' if len(text) == 1 else 'grams'} : {_quoted(text)}"
 
 def _vocabulary(conn: sqlite3.Connection) -> None:
     """The index's terms (`jamgate_vocab`, one row per term) and its term occurrences

@@ -303,8 +303,8 @@ class SqliteStore(SqliteAuthState, SqlitePending):
         among equals, with no vectors, fusion or diversity (the caller re-scores them)."""
         with self._db() as conn:
             # A look-alike shares the text's rare words: a small budget is enough.
-            match = index.ranking_match(conn, index.match_parts(conn, query, exact=True),
-                                        index.EXACT_BUDGET, self._common)
+            match = index.lookalike_match(conn, index.match_parts(conn, query, exact=True),
+                                          self._common)
             rows = ([] if match is None else
                     index.keyword_rows(conn, match, params, typed, limit, exact=True))
         return [(record_of(row), max(-row["rank"], 1e-9)) for row in rows]
