@@ -160,7 +160,10 @@ def speed(args: argparse.Namespace) -> list[dict[str, Any]]:
                 [sys.executable, __file__, "timed", "--home", str(home), "--sizes", str(size),
                  "--seed", str(args.seed), "--samples", str(args.samples),
                  "--approximate-from", str(args.approximate_from)],
-                check=True, capture_output=True, text=True)
+                stdout=subprocess.PIPE, text=True)  # its errors and progress pass through
+            if done.returncode != 0:
+                raise SystemExit(f"the timed process for {size:,} records failed "
+                                 f"(exit {done.returncode}); its error is above")
             row = {**json.loads(done.stdout.strip().splitlines()[-1]), "real_vectors": real,
                    "graph_when_filled": graph, "graph_build_s": build_s}
             print(json.dumps(row), flush=True)

@@ -10,6 +10,7 @@ import subprocess
 import sys
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -108,6 +109,40 @@ def test_above_the_threshold_answers_equal_the_exact_scan(home: Path) -> None:
             assert near(approximate, query, 20) == near(exact, query, 20)
             words = f"{WORDS[n % 8]} {WORDS[(n * 3) % 8]}"
             assert found(approximate, words, query) == found(exact, words, query)
+    finally:
+        approximate.close()
+        exact.close()
+
+
+class _Unfillable:
+    """hnswlib's graph as it answers a query it cannot fill (seen at 100,000 rows of
+    near-copies, D-332): every `knn_query` raises the library's own RuntimeError."""
+
+    def __init__(self, graph: Any) -> None:
+        self.graph, self.queries = graph, 0
+
+    def set_ef(self, ef: int) -> None:
+        self.graph.set_ef(ef)
+
+    def knn_query(self, *args: object, **kwargs: object) -> object:
+        self.queries += 1
+        raise RuntimeError("Cannot return the results in a contiguous 2D array. Probably ef "
+                           "or M is too small")
+
+
+def test_a_query_the_graph_cannot_fill_is_answered_by_the_exact_scan(home: Path) -> None:
+    approximate, exact = opened(home), opened(home, threshold=10**9)
+    try:
+        queries = seeded(5, seed=41)
+        assert ready(approximate, queries[0]) == "built"
+        index = graph(approximate)
+        unfillable = _Unfillable(index._graph)
+        index._graph = unfillable
+        for n, query in enumerate(queries):
+            assert near(approximate, query, 20) == near(exact, query, 20)
+            words = f"{WORDS[n % 8]} {WORDS[(n * 5) % 8]}"
+            assert found(approximate, words, query) == found(exact, words, query)
+        assert unfillable.queries == 2 * 2 * len(queries)  # a wider beam tried, then the scan
     finally:
         approximate.close()
         exact.close()

@@ -98,14 +98,22 @@ class ApproximateIndex:
         return np.asarray(self._graph.get_items([self._label[k] for k in keys]),
                           dtype=np.float32)
 
-    def candidates(self, direction: Any, count: int) -> list[object]:
-        """Up to `count` keys of highest inner product with `direction` (approximate)."""
+    def candidates(self, direction: Any, count: int) -> list[object] | None:
+        """Up to `count` keys of highest inner product with `direction` (approximate). None
+        when the graph cannot fill the list even with a wider beam (hnswlib refuses such a
+        query; seen on a graph of near-copies, D-333): the caller then scans exactly."""
         count = min(count, len(self._label))
         if count <= 0:
             return []
-        self._graph.set_ef(max(count, 64))
-        labels, _ = self._graph.knn_query(direction.reshape(1, -1), k=count, num_threads=1)
-        return [self._key[int(label)] for label in labels[0]]
+        for beam in (max(count, 64), max(8 * count, 1_024)):
+            self._graph.set_ef(beam)
+            try:
+                labels, _ = self._graph.knn_query(direction.reshape(1, -1), k=count,
+                                                  num_threads=1)
+            except RuntimeError:
+                continue
+            return [self._key[int(label)] for label in labels[0]]
+        return None
 
     # --- files ------------------------------------------------------------------------------
 

@@ -44,7 +44,7 @@ CANDIDATES = 400
 class Candidates(Protocol):
     """What proposes rows for `VectorMatrix.ranked`: keys of highest inner product."""
 
-    def candidates(self, direction: Any, count: int) -> list[object]: ...
+    def candidates(self, direction: Any, count: int) -> list[object] | None: ...
 
 
 class Nearest(NamedTuple):
@@ -235,7 +235,9 @@ class VectorMatrix:
         if query is None:
             return empty
         if index is not None and self._moment is not None:
-            return self._ranked_approximate(query, now, k, also, discount, index)
+            found = self._ranked_approximate(query, now, k, also, discount, index)
+            if found is not None:
+                return found
         np = self._np
         count = len(self.keys)
         units = self._units[:count]
@@ -270,9 +272,10 @@ class VectorMatrix:
         return query / size if size > 0 else None
 
     def _ranked_approximate(self, query: Any, now: datetime, k: int, also: Iterable[object],
-                            discount: float, index: Candidates) -> Nearest:
+                            discount: float, index: Candidates) -> Nearest | None:
         """`ranked` from the index's candidates, re-ranked exactly; mean and spread over the
-        live rows from Σu and Σu·uᵀ less the expired rows' share."""
+        live rows from Σu and Σu·uᵀ less the expired rows' share. None when the index
+        proposes nothing it could stand by (`ApproximateIndex.candidates`)."""
         np = self._np
         empty = Nearest([], {}, 0.0, 0.0)
         count = len(self.keys)
@@ -290,6 +293,8 @@ class VectorMatrix:
         mean = float(centroid @ wanted)
         spread = math.sqrt(max(float(wanted @ moment @ wanted) / alive - mean * mean, 0.0))
         proposed = index.candidates(direction, max(4 * k, CANDIDATES))
+        if proposed is None:
+            return None
         rows = [n for key in proposed if (n := self._row.get(key)) is not None and live[n]]
         rows += [n for key in also if (n := self._row.get(key)) is not None and live[n]]
         rows = list(dict.fromkeys(rows))
