@@ -178,3 +178,14 @@ def test_in_every_field(judge: Any, placeholder: str, secret: str) -> None:
     assert benign.decision is None
     refused = stage("Jam likes figs.", provenance=secret)
     assert refused.decision is not None
+
+
+@pytest.mark.parametrize("text", [
+    "DB_PASSWORD=secretkey", "ADMIN_PASSWORD=adminpasswort", "password: 'Passwort!'",
+    "Mon mot de passe est «Soleil2024»", "Das Feld «Passwort»: Hx8!kQ2mWz5r",
+    "DB_PASSWORD=‹Hx8kQ2mWz5r›", "postgres://app:Passwort2024@db/app",
+])
+def test_a_slot_word_glued_or_inside_a_value_is_not_a_slot(text: str) -> None:
+    """Only a value that *is* the slot's name is empty: glued table words with no wrapper
+    ("secretkey"), a word with a digit or a symbol, and real values in guillemets stay refused."""
+    assert CredentialsStage().detect(text) is not None
