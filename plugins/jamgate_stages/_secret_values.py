@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from jamgate_stages._lazy_re import lazy_compile
+from jamgate_stages._secret_slots import empty_slot
 
 PLACEHOLDER = lazy_compile(
     r"(?:<[^>]*>|\[[^\]]*\]|\{\{?[^}]*\}\}?|\$\{?[A-Za-z_][\w:-]*\}?|%[A-Za-z_]\w*%|"
@@ -23,9 +24,11 @@ PLACEHOLDER = lazy_compile(
 
 
 def placeholder(value: str) -> bool:
-    """A stand-in for a secret: `<YOUR_KEY>`, `${VAR}`, `xxx`, `…`, `changeme`, `sk-...`."""
+    """A stand-in for a secret: `<YOUR_KEY>`, `${VAR}`, `xxx`, `…`, `changeme`, `sk-...`, or
+    a slot named in any language (`«passwort»`, `%(password)s`, `ваш_пароль`: `_secret_slots`)."""
     return bool(PLACEHOLDER.fullmatch(value) or "..." in value or "…" in value
-                or value.startswith(("<", "${", "{{", "$(", "!secret", "!vault", "!env", "!Ref")))
+                or value.startswith(("<", "${", "{{", "$(", "!secret", "!vault", "!env", "!Ref"))
+                or empty_slot(value))
 
 
 PATHLIKE = lazy_compile(r"^(?:/|~/|\./|\.\./|[A-Za-z]:\\)")

@@ -346,6 +346,18 @@ def _value_closes_clause(text: str, end: int, stop: int) -> bool:
                      or words.TECH_VALUE.match(value) or _CODE_REF.match(value)))
 
 
+_SLOT_OPEN = "<‹«〈＜《【[{("
+_SLOT_CLOSE = ">›»〉＞》】]})"
+
+
+def _slot_name(text: str, start: int, end: int) -> bool:
+    """A word that is a template's slot (`<password>@db`, `{password}@`, `‹口令>@`): wrapped,
+    and its wrapper followed by no separator, so it introduces no value."""
+    if not (start and text[start - 1] in _SLOT_OPEN and text[end:end + 1] in tuple(_SLOT_CLOSE)):
+        return False
+    return text[end + 1:end + 2] not in (":", "=", "：", "＝", " ", "\t", "\n", "")
+
+
 def _phrase(text: str, lowered: str) -> str | None:
     """`pin` or `password` when credential wording names a value, else None."""
     worded = False
@@ -353,7 +365,7 @@ def _phrase(text: str, lowered: str) -> str | None:
         worded = True
         start, end = match.span()
         if words.COMPOUND.match(text, end) or words.MANAGER_BEFORE.search(
-                text, max(0, start - 30), start):
+                text, max(0, start - 30), start) or _slot_name(text, start, end):
             continue
         code = "pin" if kind == "pin" else "password"
         if kind not in ("code", "pw", "answer") and (at := _direct_at(text, end)) is not None:
