@@ -96,3 +96,14 @@ def test_someone_else_a_wish_or_another_slot_leaves_it(app: App, old: str, new: 
 ])
 def test_not_the_persons_present_home_or_job(text: str) -> None:
     assert slot_phrase(text) is None
+
+
+def test_a_bare_now_before_a_home_or_job_is_its_change_not_passing_state(app: App) -> None:
+    """D-351: the junk rule read Persian "الان" (now) as "right now" and refused the update."""
+    from jamgate_stages.junk import is_transient
+
+    before = save(app, "در علی‌بابا کار می‌کنم.")
+    after = save(app, "الان در تپسی کار می‌کنم.")
+    assert (after.decision, after.superseded_ids) == ("superseded", [before.id]), after.message
+    assert is_transient("الان در جلسه هستم.")  # "I'm in a meeting now": still passing state
+    assert is_transient("الان خیلی خسته‌ام.")
