@@ -27,6 +27,7 @@ from jamgate_stages._time import is_past
 from jamgate_stages.change_words import (
     MARKER_WORDS,
     PENDING_REFUSAL,
+    RELATIVES_OPENING,
     declares_change,
     possessed,
     speaks_of_self,
@@ -36,6 +37,12 @@ from jamgate_stages.neardup import shingles
 from jamgate_stages.subject import holder
 
 _NAMED_OWNER = lazy_compile(r"\W*[^\W\d_][\w-]*['’]s\b")
+# The person as an agent's note names them, in languages the holder rules do not read (D-353):
+# "المستخدم …", "המשתמשת …", "Пользователь …", "用户 …", "ユーザーは …".
+_USER_OPENING = lazy_compile(
+    r"\W*(?:(?:المستخدم|المستخدمة|המשתמש|המשתמשת|کاربر|यूज़र|यूजर|उपयोगकर्ता|användaren|"
+    r"pengguna|mtumiaji|người dùng|пользователь|пользовательница|користувач|користувачка|"
+    r"gebruiker|użytkownik|użytkowniczka)(?!\w)|用户|用戶|ユーザー(?:は|が)|사용자(?:는|가))")
 
 
 def _content(text: str) -> frozenset[str]:
@@ -59,6 +66,10 @@ def refines(new: str, old: str) -> bool:
 def holder_kind(text: str) -> str:
     """`subject.holder`'s kind, where an opening capitalised word that is no known first name
     ("Non bevo più …", "Firefox is my browser now") is no other person."""
+    if _USER_OPENING.match(text.lower()):
+        return "self"
+    if (first := words(text)[:1]) and first[0].lower() in RELATIVES_OPENING:
+        return "other"
     kind, prefix = holder(text)
     opening = words(text)[:1]
     # The holder rules read a first person they do not know as a name ("Ik …" → `ik`); a
@@ -135,6 +146,11 @@ class ChangeStage(BaseStage):
         """The live fact of the same holder the candidate most resembles, above the floor."""
         vector = ctx.embed(candidate.text, "passage") if ctx.embedder is not None else None
         kind = holder_kind(candidate.text)
+        pending = bool(candidate.annotations.get(PENDING_REFUSAL))
+        # A fact holding what the text names as replaced is stronger evidence than resemblance:
+        # the nearest of the person's notes may share only "the user …" with it (D-353).
+        if not pending and (named := self._named(candidate, kind, ctx)) is not None:
+            return named
         if vector:
             near = [(r, s) for r, s in ctx.view.nearest(vector, limit=self.options.candidates)
                     if s >= self.options.semantic_floor]
@@ -143,11 +159,8 @@ class ChangeStage(BaseStage):
         lexical = [(r, lexical_similarity(candidate.text, r.text))
                    for r, _ in ctx.view.search(candidate.text, limit=self.options.candidates)]
         lexical = [(r, s) for r, s in lexical if s >= self.options.lexical_floor]
-        if (found := self._first(lexical, candidate, kind, ctx)) is not None:
-            return found
-        if candidate.annotations.get(PENDING_REFUSAL):
-            return None  # passing state ("moved the meeting from Monday to …") names no fact
-        return self._named(candidate, kind, ctx)
+        # passing state ("moved the meeting from Monday to …") names no fact: never read above
+        return self._first(lexical, candidate, kind, ctx)
 
     def _named(self, candidate: Candidate, kind: str, ctx: StageContext) -> MemoryRecord | None:
         """The person's live fact holding every word of what the text names as replaced

@@ -1,0 +1,111 @@
+"""Declared changes in six more languages (D-352), what they name as replaced, and the person
+as an agent's note names them (D-353).
+
+Written from the definition of an update (D-015) and of an addition, another person's fact and
+a time of day, which declare nothing; texts of their own, not the update corpus's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from jamgate_core import SaveRequest, Settings
+from jamgate_core.app import App
+from jamgate_stages._replaced_names import replaced_terms
+from jamgate_stages.change import holder_kind
+from jamgate_stages.change_words import declares_change, speaks_of_self
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Iterator[App]:
+    with App(Settings(home=tmp_path, embedder="none")) as started:
+        yield started
+
+
+def save(app: App, text: str) -> Any:
+    return app.save(SaveRequest(text=text, source="user-explicit"))
+
+
+@pytest.mark.parametrize("text", [
+    "Numera dricker jag te.",  # sv
+    "Jag har bytt till Android.",
+    "Sekarang saya pakai Linux.",  # id
+    "Saya sudah tidak merokok.",
+    "Siku hizi ninatumia baiskeli.",  # sw
+    "Situmii Facebook tena.",
+    "Bây giờ tôi đi làm bằng xe buýt.",  # vi
+    "Tôi không uống cà phê nữa.",
+    "אני עכשיו טבעוני.",  # he
+    "دیگر قهوه نمی‌نوشم.",  # fa
+    "صرت أشرب الشاي بدل القهوة.",  # ar
+])
+def test_a_change_declared_in_so_many_words(text: str) -> None:
+    assert declares_change(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Jag har också en hund.",  # an addition
+    "Saya juga punya sepeda.",
+    "Pia ninacheza gitaa.",
+    "Tôi cũng nuôi thêm một con mèo.",
+    "אימצנו גם כלב.",
+    "یک ماشین دیگر خریدم.",  # "another car"
+    "Tôi dậy lúc 6 giờ sáng.",  # "6 o'clock", not "now"
+])
+def test_an_addition_or_a_time_of_day_declares_nothing(text: str) -> None:
+    assert not declares_change(text)
+
+
+def test_a_possessive_after_the_noun_is_no_first_person() -> None:
+    assert speaks_of_self("Tôi đi xe máy.") and speaks_of_self("Saya suka kopi.")
+    assert not speaks_of_self("Vợ tôi đi xe máy.")  # my wife
+    assert not speaks_of_self("Istri saya suka kopi.")
+
+
+@pytest.mark.parametrize(("text", "terms"), [
+    ("Jag bytte från Telia till Tele2.", ("telia",)),
+    ("Saya pindah dari Bukalapak ke Shopee.", ("bukalapak",)),
+    ("Tôi đã chuyển từ Windows sang Ubuntu.", ("windows",)),
+    ("المستخدم انتقل من ماك إلى ويندوز.", ("ماك",)),
+    ("از ویندوز به لینوکس سوئیچ کردم.", ("ویندوز",)),
+    ("Sasa natumia Vodacom badala ya Airtel.", ("airtel",)),
+])
+def test_what_a_change_names_as_replaced(text: str, terms: tuple[str, ...]) -> None:
+    assert replaced_terms(text) == terms
+
+
+@pytest.mark.parametrize("text", [
+    "المستخدم يحب القهوة.", "המשתמשת גרה בחיפה.", "کاربر قهوه دوست دارد.",
+    "Пользователь пьёт чай.", "用户喜欢喝茶。", "ユーザーは紅茶が好き。", "Người dùng thích trà.",
+    "Pengguna suka teh.", "Mtumiaji anapenda chai.", "Användaren dricker te.",
+])
+def test_the_user_in_an_agents_note_is_the_person(text: str) -> None:
+    assert holder_kind(text) == "self"
+
+
+def test_the_fact_holding_the_named_thing_is_retired_not_the_nearest_note(app: App) -> None:
+    """D-353: the nearest of the user's notes shared only "the user" with the change."""
+    os_fact = save(app, "المستخدم يعمل على نظام ماك.")
+    save(app, "المستخدم يحب القهوة العربية.")
+    after = save(app, "المستخدم انتقل من ماك إلى ويندوز.")
+    assert after.superseded_ids == [os_fact.id], after.message
+
+
+def test_a_named_change_of_someone_else_leaves_the_persons_fact(app: App) -> None:
+    save(app, "Tôi dùng Windows.")
+    after = save(app, "Vợ tôi đã chuyển từ Windows sang Ubuntu.")
+    assert after.superseded_ids == [], after.message
+
+
+@pytest.mark.parametrize("text", [
+    "Vợ tôi đi xe Yamaha.", "Istri saya pakai Mandiri.", "Mume wangu anafanya kazi benki.",
+    "אחותי גרה בחיפה.", "خواهرم در تهران زندگی می‌کند.", "أختي تسكن في جدة.",
+])
+def test_a_relative_opening_the_text_is_another_person(text: str) -> None:
+    assert holder_kind(text) == "other"
+    assert holder_kind("Bank saya BCA.") != "other"  # the person's own bank
+    assert holder_kind("Me cambié a iPhone.") == "self"  # "mẹ" (mother) folded is Spanish "me"
