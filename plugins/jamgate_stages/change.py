@@ -23,6 +23,7 @@ from jamgate_core import TRUST, BaseStage, Candidate, MemoryRecord, StageContext
 from jamgate_stages._lazy_re import lazy_compile
 from jamgate_stages._replaced_names import holds_all, replaced_terms
 from jamgate_stages._text import fold, stem, words
+from jamgate_stages._things import thing_kinds
 from jamgate_stages._time import is_past
 from jamgate_stages.change_words import (
     MARKER_WORDS,
@@ -160,7 +161,27 @@ class ChangeStage(BaseStage):
                    for r, _ in ctx.view.search(candidate.text, limit=self.options.candidates)]
         lexical = [(r, s) for r, s in lexical if s >= self.options.lexical_floor]
         # passing state ("moved the meeting from Monday to …") names no fact: never read above
-        return self._first(lexical, candidate, kind, ctx)
+        if (found := self._first(lexical, candidate, kind, ctx)) is not None:
+            return found
+        return self._same_kind(candidate, kind, ctx)
+
+    def _same_kind(self, candidate: Candidate, kind: str,
+                   ctx: StageContext) -> MemoryRecord | None:
+        """The person's live fact naming a thing of the kind the change names (a phone, an
+        editor, an operating system, a car: `_things`, D-354), the most similar first."""
+        if not thing_kinds(candidate.text, phone_context=True):
+            return None
+        limit = self.options.candidates
+        pool = {r.id: r for r, _ in ctx.view.search(candidate.text, limit=limit)}
+        pool.update((r.id, r) for r, _ in ctx.view.search("", limit=4 * limit))
+        same = []
+        for record in pool.values():
+            kinds = thing_kinds(record.text)
+            if kinds and kinds & thing_kinds(candidate.text, phone_context="phone" in kinds) \
+                    and self._may_retire(record, candidate, kind, ctx, by_kind=True):
+                same.append(record)
+        return max(same, key=lambda r: (lexical_similarity(candidate.text, r.text),
+                                        r.created_at), default=None)
 
     def _named(self, candidate: Candidate, kind: str, ctx: StageContext) -> MemoryRecord | None:
         """The person's live fact holding every word of what the text names as replaced
@@ -187,8 +208,16 @@ class ChangeStage(BaseStage):
 
     @staticmethod
     def _may_retire(record: MemoryRecord, candidate: Candidate, kind: str,
-                    ctx: StageContext) -> bool:
-        """Live, no more trusted, not newer, and the same holder's."""
-        return (record.is_live(ctx.now) and TRUST[record.source] <= TRUST[candidate.source]
-                and record.created_at <= candidate.created_at
-                and same_holder(kind, record.text, candidate.text))
+                    ctx: StageContext, by_kind: bool = False) -> bool:
+        """Live, no more trusted, not newer, and the same holder's. Where the kind of thing
+        names the slot (`by_kind`), "my X" of the record is the person's own beside a change
+        that opens with no possessive and points at no one ("Мой редактор — Emacs" →
+        "Теперь пишу в VS Code", D-354)."""
+        if not (record.is_live(ctx.now) and TRUST[record.source] <= TRUST[candidate.source]
+                and record.created_at <= candidate.created_at):
+            return False
+        if same_holder(kind, record.text, candidate.text):
+            return True
+        return (by_kind and kind in ("self", "unknown")
+                and holder_kind(record.text).startswith("mine:")
+                and not _points_at_someone(candidate.text))

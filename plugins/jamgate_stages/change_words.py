@@ -42,7 +42,10 @@ _CHANGE = lazy_compile(
     r"beralih ke|berhenti|resign|alih-alih|bukan \w+(?: \w+)? lagi|"
     r"sasa|siku hizi|si\w+(?: \w+){0,2} tena|nimehamia|nimebadilisha|nimeacha|badala ya|"
     r"nimekuwa|bây giờ|giờ (?:tôi|mình)|dạo này|không còn|không(?: \w+){1,3} nữa|chuyển sang|"
-    r"đổi sang|thay vì|đã bỏ|trở thành)\b"
+    r"đổi sang|thay vì|đã bỏ|trở thành|"
+    # a thing sold or given away, "the old one" (D-354)
+    r"sold|gave away|the old one|verkauft|vendu|vendí|vendido|venduto|vendi|verkocht|"
+    r"sprzedałem|sprzedałam|sattım|dijual|nimeuza|đã bán|cái cũ|sålt|sålde|den gamla)\b"
     r"|(?<!\w)(?:τώρα|πλέον|πια|άλλαξα|αντί για|σταμάτησα|έγινα|παντρεύτηκα|"
     r"χώρισα)(?!\w)",
 )  # matched against the lowered text: IGNORECASE made it ~4× slower
@@ -61,7 +64,9 @@ _CHANGE_WIDE = lazy_compile(
     r"صار|صرت|أصبح|اصبح|تركت|انتقل|انتقلنا|بدّلت|بدلت|"
     r"עכשיו|כבר לא|עברתי|החלפתי|במקום|הפסקתי|עזבתי|נהייתי|התחתנתי|"
     r"الان|اکنون|دیگر(?: \S+){0,2} (?:نیستم|نمی\S*)|دیگه(?: \S+){0,2} نمی\S*|عوض کردم|"
-    r"تغییر دادم|به جای|بجای|نقل مکان کردم|ترک کردم)(?!\w)",
+    r"تغییر دادم|به جای|بجای|نقل مکان کردم|ترک کردم|"
+    r"продал|продала|продав|продала|отдал|отдала|віддав|віддала|بعت|מכרתי|ומכרתי|فروختم|"
+    r"बेच|πούλησα)(?!\w)",
 )
 # And in Chinese, Japanese and Korean, as substrings (no spaces between words, or particles
 # fused to them): now, no longer, switched to, instead of, quit, moved, became, married.
@@ -72,7 +77,7 @@ _CHANGE_CJK = lazy_compile(
     r"代わりに|やめた|やめました|辞めた|辞めました|引っ越した|引っ越しました|転職|"
     r"結婚した|結婚しました|昇進|"
     r"이제|지금은|더 이상|더는|바꿨|바꾸었|대신|그만뒀|그만두었|끊었|이사했|이사 갔|이직|"
-    r"결혼했|승진"
+    r"결혼했|승진|卖了|賣了|卖掉|賣掉|売った|売りました|팔았"
 )
 # A cessation in so many words, beyond `CEASED`'s frames: "not anymore", "nicht mehr", "ne …
 # plus", "non … più", "não … mais", "δεν … πια", "niet meer", "不再", "अब … नहीं" (D-307).

@@ -109,3 +109,52 @@ def test_a_relative_opening_the_text_is_another_person(text: str) -> None:
     assert holder_kind(text) == "other"
     assert holder_kind("Bank saya BCA.") != "other"  # the person's own bank
     assert holder_kind("Me cambié a iPhone.") == "self"  # "mẹ" (mother) folded is Spanish "me"
+
+
+@pytest.mark.parametrize(("text", "kinds"), [
+    ("Ahora uso un iPhone.", {"phone"}),
+    ("صار عندي آيفون.", {"phone"}),
+    ("我的手机是OPPO。", {"phone"}),  # a make fused to CJK
+    ("Samsung ni nzuri.", set()),  # a maker of many things, no phone word
+    ("Simu yangu ni Samsung.", {"phone"}),
+    ("I bought a Samsung TV.", set()),  # another device
+    ("Теперь пишу в VS Code.", {"editor"}),
+    ("Tôi đã chuyển sang Ubuntu.", {"os"}),
+    ("I cleaned the windows.", set()),
+    ("Продал Шкоду.", {"car"}),
+    ("Mój tata jeździ rowerem.", set()),  # "tata" is dad
+])
+def test_the_kind_of_thing_a_text_names(text: str, kinds: set[str]) -> None:
+    from jamgate_stages._things import thing_kinds
+
+    assert thing_kinds(text) == kinds
+
+
+# (a thing of the person's, a change naming another thing of its kind, sharing no word)
+SAME_KIND = [
+    ("Mi teléfono es un Motorola.", "Ahora uso un iPhone."),
+    ("Мой редактор — Emacs.", "Теперь пишу в VS Code."),
+    ("Езжу на Шкоде.", "Продал Шкоду, теперь у меня Тесла."),
+    ("Saya pakai HP Oppo.", "Sekarang saya pakai Galaxy S24."),
+]
+SAME_KIND_STANDS = [
+    ("Мой телефон — Pixel.", "Моя сестра теперь с айфоном."),  # a sister's
+    ("Мой телефон — Pixel.", "Мой брат теперь с айфоном."),  # "my X" of a brother
+    ("My phone is a Samsung Galaxy.", "I bought a Samsung TV now."),  # another device
+    ("My phone is a Pixel.", "I also got an iPhone for work now."),  # an addition
+]
+
+
+@pytest.mark.parametrize(("old", "new"), SAME_KIND)
+def test_a_change_to_another_thing_of_the_kind_retires_the_old_one(app: App, old: str,
+                                                                    new: str) -> None:
+    before = save(app, old)
+    after = save(app, new)
+    assert after.superseded_ids == [before.id], after.message
+
+
+@pytest.mark.parametrize(("old", "new"), SAME_KIND_STANDS)
+def test_another_persons_device_or_an_addition_leaves_it(app: App, old: str, new: str) -> None:
+    save(app, old)
+    after = save(app, new)
+    assert after.superseded_ids == [], after.message
