@@ -64,6 +64,13 @@ def refines(new: str, old: str) -> bool:
     return bool(kept) and kept <= _content(new) and not declares_change(new)
 
 
+def adds_to(new: str, old: str) -> bool:
+    """Whether `new` refines `old` and says more: a strict superset of its content words, so
+    a rewording with the same content words is no refinement of it (D-355)."""
+    kept, said = _content(old), _content(new)
+    return bool(kept) and kept < said and not declares_change(new)
+
+
 def holder_kind(text: str) -> str:
     """`subject.holder`'s kind, where an opening capitalised word that is no known first name
     ("Non bevo più …", "Firefox is my browser now") is no other person."""

@@ -160,9 +160,9 @@ class NearDuplicateStage(BaseStage):
         if copies:
             # A save that keeps every word of its look-alike and says more refines it, subject
             # or not ("Vivo en Barcelona" → "Vivo en Gràcia, en Barcelona"): no copy (D-355).
-            from jamgate_stages.change import refines  # change imports this module
+            from jamgate_stages.change import adds_to  # change imports this module
 
-            copies = [(r, s) for r, s in copies if not refines(candidate.text, r.text)]
+            copies = [(r, s) for r, s in copies if not adds_to(candidate.text, r.text)]
         hints = [Related(id=r.id, text=r.text, subject=r.subject, similarity=round(s, 4))
                  for r, s in scored[: self.options.max_related]]
         if copies:

@@ -172,9 +172,10 @@ REFINED_WITHOUT_SUBJECT = [  # each refused as a semantic copy before D-355
 @pytest.mark.parametrize(("old", "new"), REFINED_WITHOUT_SUBJECT)
 def test_a_refinement_is_no_copy_without_a_subject(old: str, new: str) -> None:
     """D-355: the refinement rule of D-300 read only where a subject was derived."""
-    from jamgate_stages.change import refines
+    from jamgate_stages.change import adds_to, refines
 
     assert refines(new, old) and not refines(old, new)
+    assert adds_to(new, old) and not adds_to(old, new) and not adds_to(old, old)
 
 
 @pytest.mark.slow

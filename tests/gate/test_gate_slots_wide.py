@@ -107,3 +107,23 @@ def test_a_bare_now_before_a_home_or_job_is_its_change_not_passing_state(app: Ap
     assert (after.decision, after.superseded_ids) == ("superseded", [before.id]), after.message
     assert is_transient("الان در جلسه هستم.")  # "I'm in a meeting now": still passing state
     assert is_transient("الان خیلی خسته‌ام.")
+
+
+@pytest.mark.parametrize(("text", "subject"), [
+    ("Since June I've been living in Leeds.", "location"),
+    ("Last month I moved to Porto.", "location"),
+    ("In May I started working at Stripe.", "employer"),
+    ("Since June my brother has been living in Leeds.", "brother-location"),  # his, prefixed
+    ("When I travel I live in hotels.", None),  # a condition, not a time: still unread
+])
+def test_a_time_before_the_holder_is_read_past(text: str, subject: str | None) -> None:
+    """D-356: "Since March I've been living in …" had no holder, so no subject."""
+    from jamgate_stages.subject import derive_subject
+
+    assert derive_subject(text) == subject
+
+
+def test_a_move_said_after_a_time_retires_the_old_home(app: App) -> None:
+    before = save(app, "I live in Bristol.")
+    after = save(app, "Since June I've been living in Leeds.")
+    assert (after.decision, after.superseded_ids) == ("superseded", [before.id]), after.message
