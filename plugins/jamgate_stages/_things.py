@@ -4,9 +4,9 @@ A change often names the new thing and not the old one, in words the old fact do
 "My phone is a Pixel 7" → "I have an iPhone now", "Мой редактор — Sublime Text" → "Сейчас
 пишу код в JetBrains Rider". Makes and models are the same words in every language (or a
 handful of transliterations), so a closed table of them says which slot a text speaks of:
-a phone, a code editor, an operating system, a car. `thing_kinds` reads it; the change stage
-retires the person's live fact naming a thing of the same kind when a declared change names
-one and nothing more similar was found.
+a phone, a code editor, an operating system, a car; and a bank by its word (D-357).
+`thing_kinds` reads it; the change stage retires the person's live fact naming a thing of
+the same kind when a declared change names one and nothing more similar was found.
 
 A maker of many things ("Samsung", "Xiaomi", "Huawei") is a phone only beside a phone word;
 a text that names another device or vehicle ("a Samsung TV", "a Honda motorbike") is none of
@@ -58,6 +58,26 @@ _OTHER_THING = lazy_compile(
     r"टीवी|टैबलेट|लैपटॉप|बाइक)" + _EDGE_R
     + r"|电视|平板|手表|笔记本|摩托|自行车|テレビ|タブレット|ノート|バイク|自転車|티비|태블릿|"
     r"노트북|오토바이|자전거")
+# A bank, or an account at one (D-357): the person banks with one at a time, mostly; a text
+# about working at a bank is the employer, not this ("I work at a bank now").
+_BANK = lazy_compile(r"bank|banka|benki|банк|بنك|مصرف|بانک|בנק|बैंक|ngân hàng|银行|銀行|은행")
+_ACCOUNT = lazy_compile(
+    r"(?<![\w-])(?:account|konto|akaunti|rekening|tài khoản|счёт|счет|рахун\w*|hesab\w*|"
+    r"hesap\w*|חשבון|حساب|حسابي|खाता|账户|帳戶|口座|계좌)(?![\w-])")
+# An account of a platform, not a bank ("my Instagram account").
+_PLATFORM = lazy_compile(
+    r"instagram|facebook|twitter|tiktok|linkedin|github|gitlab|gmail|google|e-?mail|netflix|"
+    r"spotify|steam|discord|slack|telegram|whatsapp|reddit|youtube|icloud|outlook|microsoft|"
+    r"apple id|инстаграм|фейсбук|телеграм|ютуб|فيسبوك|انستغرام|تلگرام|اینستاگرام|微信|微博|"
+    r"インスタ|카카오톡|인스타")
+_WORK = lazy_compile(
+    r"(?<![\w-])(?:work\w*|job|employed|jobbar|arbetar|prac\w+|работа\w*|працю\w*|çalış\w*|"
+    r"أعمل|اعمل|يعمل|تعمل|עובד\w*|काम|नौकरी|kerja|bekerja|kazi|làm|کار)(?![\w-])|工作|上班|働い|勤め|"
+    r"일하|근무")
+# Closing an account ends the fact it held, though no change word says so.
+_CLOSED = lazy_compile(
+    r"(?<![\w-])(?:closed|zamknąłem|zamknęłam|kapattım|nimefunga|закрыл|закрыла|закрив|закрила|"
+    r"أغلقت|סגרתי|بستم|stängde|menutup|đã đóng)(?![\w-])|关闭了|解約|해지했")
 _KINDS = (("editor", _EDITOR), ("os", _OS), ("car", _CAR))
 
 
@@ -69,7 +89,17 @@ def thing_kinds(text: str, phone_context: bool = False) -> frozenset[str]:
     if _OTHER_THING.search(lowered):
         return frozenset()
     found = {kind for kind, pattern in _KINDS if pattern.search(lowered)}
+    if (_BANK.search(lowered) or (_ACCOUNT.search(lowered) and not _PLATFORM.search(lowered))) \
+            and not _WORK.search(lowered):
+        found.add("bank")
     if _PHONE.search(lowered) or (_PHONE_MAKER.search(lowered) and (
             phone_context or _PHONE_WORD.search(lowered))):
         found.add("phone")
     return frozenset(found)
+
+
+def closes_account(text: str) -> bool:
+    """Whether the text closes an account ("I closed my Chase account", "Garanti hesabımı
+    kapattım"): the bank it named is no longer the person's (D-357)."""
+    lowered = text.lower()
+    return bool(_CLOSED.search(lowered)) and "bank" in thing_kinds(text)

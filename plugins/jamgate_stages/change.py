@@ -23,7 +23,7 @@ from jamgate_core import TRUST, BaseStage, Candidate, MemoryRecord, StageContext
 from jamgate_stages._lazy_re import lazy_compile
 from jamgate_stages._replaced_names import holds_all, replaced_terms
 from jamgate_stages._text import fold, stem, words
-from jamgate_stages._things import thing_kinds
+from jamgate_stages._things import closes_account, thing_kinds
 from jamgate_stages._time import is_past
 from jamgate_stages.change_words import (
     MARKER_WORDS,
@@ -137,7 +137,8 @@ class ChangeStage(BaseStage):
         # Passing state in the classifier's reading, unless it updates a fact (D-289).
         pending = candidate.annotations.get(PENDING_REFUSAL)
         otherwise = StageResult.reject(*pending) if pending else StageResult.passed()
-        if not declares_change(candidate.text) or is_past(candidate.text, ctx.now):
+        if not (declares_change(candidate.text) or closes_account(candidate.text)) \
+                or is_past(candidate.text, ctx.now):
             return otherwise
         if candidate.subject is not None and ctx.view.by_subject(candidate.subject):
             return StageResult.passed()  # the supersede stage has judged it

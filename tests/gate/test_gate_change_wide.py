@@ -187,3 +187,46 @@ def test_with_the_embedder_a_refinement_without_a_subject_is_stored(tmp_path: Pa
         save(started, old)
         after = save(started, new)
         assert (after.decision, after.superseded_ids) == ("saved", []), after.message
+
+
+@pytest.mark.parametrize(("text", "bank"), [
+    ("My bank is Barclays.", True),
+    ("I closed my Barclays account.", True),
+    ("Hesabımı Akbank'a taşıdım.", True),
+    ("I work at Deutsche Bank now.", False),  # the employer
+    ("Я работаю в Сбербанке.", False),
+    ("My Instagram account is private.", False),  # a platform's account
+])
+def test_a_bank_by_its_word(text: str, bank: bool) -> None:
+    from jamgate_stages._things import thing_kinds
+
+    assert ("bank" in thing_kinds(text)) is bank
+
+
+# (the person's bank, a later save)
+BANK_CHANGES = [
+    ("My bank is Barclays.", "I closed my Barclays account and opened one at Monzo."),
+    ("Mój bank to mBank.", "Teraz mam konto w ING."),
+    ("Benki yangu ni CRDB.", "Sasa natumia benki ya NMB."),  # the bank word, not its name
+]
+BANK_STANDS = [
+    ("My bank is Barclays.", "I now work at HSBC as an analyst."),  # a job at a bank
+    ("My bank is Barclays.", "I closed my Instagram account."),  # a platform
+    ("My bank is Barclays.", "I also opened an account at Revolut now."),  # an addition
+    ("Мой банк — Сбербанк.", "Моя жена теперь в ВТБ."),  # a wife's
+]
+
+
+@pytest.mark.parametrize(("old", "new"), BANK_CHANGES)
+def test_a_new_bank_retires_the_old_one(app: App, old: str, new: str) -> None:
+    before = save(app, old)
+    after = save(app, new)
+    assert after.superseded_ids == [before.id], after.message
+
+
+@pytest.mark.parametrize(("old", "new"), BANK_STANDS)
+def test_a_job_a_platform_an_addition_or_a_wifes_bank_leaves_it(app: App, old: str,
+                                                                new: str) -> None:
+    save(app, old)
+    after = save(app, new)
+    assert after.superseded_ids == [], after.message
