@@ -95,3 +95,42 @@ def test_a_missing_corpus_is_a_usage_error(capsys: pytest.CaptureFixture[str],
                                            tmp_path: Path) -> None:
     assert main(["bench", "updates", "--corpus", str(tmp_path / "none.jsonl")]) == 2
     assert "no corpus" in capsys.readouterr().err
+
+
+CORPUS2 = CORPUS.with_name("sequences2.jsonl")
+
+
+def test_the_second_source_is_well_formed_and_apart_from_the_first() -> None:
+    sequences = load_sequences(CORPUS2)
+    assert len(sequences) >= 200 and len({s.id for s in sequences}) == len(sequences)
+    for s in sequences:
+        assert 2 <= len(s.saves) <= 3 and s.kind in KINDS and s.split in ("dev", "test")
+        assert int(s.persona[1:]) >= 31, s.id  # new personas only
+        for later, earlier in s.expected_pairs():
+            assert 0 <= earlier < later < len(s.saves), s.id
+        assert (s.kind == "update") == (len(s.saves) - 1 in s.retires), s.id
+    splits: dict[str, set[str]] = {}
+    for s in sequences:
+        splits.setdefault(s.persona, set()).add(s.split)
+    assert all(len(found) == 1 for found in splits.values())
+    by_split = {split: {s.lang for s in sequences if s.split == split} for split in ("dev", "test")}
+    required = {"ar", "ja", "pl", "tr", "ko", "zh", "hi", "ru", "uk", "id", "sw", "vi", "he", "fa",
+                "sv", "en"}
+    assert required <= by_split["dev"] and required <= by_split["test"]
+    assert set(Counter(s.kind for s in sequences)) == KINDS
+    assert 0.35 <= sum(s.kind == "update" for s in sequences) / len(sequences) <= 0.45
+    first = {text for s in load_sequences(CORPUS) for text in s.saves}
+    assert not first & {text for s in sequences for text in s.saves}
+
+
+def test_the_source_option_reads_the_second_corpus(capsys: pytest.CaptureFixture[str],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(CORPUS.parents[3])
+    assert main(["bench", "updates", "--source", "sequences2", "--split", "dev", "--limit", "2",
+                 "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["corpus"].endswith("sequences2.jsonl")
+    assert report["splits"]["dev"]["overall"]["sequences"] == 2
+    assert main(["bench", "updates", "--source", "all", "--split", "dev", "--limit", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "sequences2.jsonl" in out and "sequences.jsonl" in out

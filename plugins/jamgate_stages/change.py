@@ -23,10 +23,12 @@ from jamgate_core import TRUST, BaseStage, Candidate, MemoryRecord, StageContext
 from jamgate_stages._lazy_re import lazy_compile
 from jamgate_stages._replaced_names import holds_all, replaced_terms
 from jamgate_stages._text import fold, stem, words
+from jamgate_stages._things import closes_account, thing_kinds
 from jamgate_stages._time import is_past
 from jamgate_stages.change_words import (
     MARKER_WORDS,
     PENDING_REFUSAL,
+    RELATIVES_OPENING,
     declares_change,
     possessed,
     speaks_of_self,
@@ -36,6 +38,12 @@ from jamgate_stages.neardup import shingles
 from jamgate_stages.subject import holder
 
 _NAMED_OWNER = lazy_compile(r"\W*[^\W\d_][\w-]*['’]s\b")
+# The person as an agent's note names them, in languages the holder rules do not read (D-353):
+# "المستخدم …", "המשתמשת …", "Пользователь …", "用户 …", "ユーザーは …".
+_USER_OPENING = lazy_compile(
+    r"\W*(?:(?:المستخدم|المستخدمة|המשתמש|המשתמשת|کاربر|यूज़र|यूजर|उपयोगकर्ता|användaren|"
+    r"pengguna|mtumiaji|người dùng|пользователь|пользовательница|користувач|користувачка|"
+    r"gebruiker|użytkownik|użytkowniczka)(?!\w)|用户|用戶|ユーザー(?:は|が)|사용자(?:는|가))")
 
 
 def _content(text: str) -> frozenset[str]:
@@ -56,9 +64,20 @@ def refines(new: str, old: str) -> bool:
     return bool(kept) and kept <= _content(new) and not declares_change(new)
 
 
+def adds_to(new: str, old: str) -> bool:
+    """Whether `new` refines `old` and says more: a strict superset of its content words, so
+    a rewording with the same content words is no refinement of it (D-355)."""
+    kept, said = _content(old), _content(new)
+    return bool(kept) and kept < said and not declares_change(new)
+
+
 def holder_kind(text: str) -> str:
     """`subject.holder`'s kind, where an opening capitalised word that is no known first name
     ("Non bevo più …", "Firefox is my browser now") is no other person."""
+    if _USER_OPENING.match(text.lower()):
+        return "self"
+    if (first := words(text)[:1]) and first[0].lower() in RELATIVES_OPENING:
+        return "other"
     kind, prefix = holder(text)
     opening = words(text)[:1]
     # The holder rules read a first person they do not know as a name ("Ik …" → `ik`); a
@@ -118,7 +137,8 @@ class ChangeStage(BaseStage):
         # Passing state in the classifier's reading, unless it updates a fact (D-289).
         pending = candidate.annotations.get(PENDING_REFUSAL)
         otherwise = StageResult.reject(*pending) if pending else StageResult.passed()
-        if not declares_change(candidate.text) or is_past(candidate.text, ctx.now):
+        if not (declares_change(candidate.text) or closes_account(candidate.text)) \
+                or is_past(candidate.text, ctx.now):
             return otherwise
         if candidate.subject is not None and ctx.view.by_subject(candidate.subject):
             return StageResult.passed()  # the supersede stage has judged it
@@ -135,6 +155,11 @@ class ChangeStage(BaseStage):
         """The live fact of the same holder the candidate most resembles, above the floor."""
         vector = ctx.embed(candidate.text, "passage") if ctx.embedder is not None else None
         kind = holder_kind(candidate.text)
+        pending = bool(candidate.annotations.get(PENDING_REFUSAL))
+        # A fact holding what the text names as replaced is stronger evidence than resemblance:
+        # the nearest of the person's notes may share only "the user …" with it (D-353).
+        if not pending and (named := self._named(candidate, kind, ctx)) is not None:
+            return named
         if vector:
             near = [(r, s) for r, s in ctx.view.nearest(vector, limit=self.options.candidates)
                     if s >= self.options.semantic_floor]
@@ -143,11 +168,28 @@ class ChangeStage(BaseStage):
         lexical = [(r, lexical_similarity(candidate.text, r.text))
                    for r, _ in ctx.view.search(candidate.text, limit=self.options.candidates)]
         lexical = [(r, s) for r, s in lexical if s >= self.options.lexical_floor]
+        # passing state ("moved the meeting from Monday to …") names no fact: never read above
         if (found := self._first(lexical, candidate, kind, ctx)) is not None:
             return found
-        if candidate.annotations.get(PENDING_REFUSAL):
-            return None  # passing state ("moved the meeting from Monday to …") names no fact
-        return self._named(candidate, kind, ctx)
+        return self._same_kind(candidate, kind, ctx)
+
+    def _same_kind(self, candidate: Candidate, kind: str,
+                   ctx: StageContext) -> MemoryRecord | None:
+        """The person's live fact naming a thing of the kind the change names (a phone, an
+        editor, an operating system, a car: `_things`, D-354), the most similar first."""
+        if not thing_kinds(candidate.text, phone_context=True):
+            return None
+        limit = self.options.candidates
+        pool = {r.id: r for r, _ in ctx.view.search(candidate.text, limit=limit)}
+        pool.update((r.id, r) for r, _ in ctx.view.search("", limit=4 * limit))
+        same = []
+        for record in pool.values():
+            kinds = thing_kinds(record.text)
+            if kinds and kinds & thing_kinds(candidate.text, phone_context="phone" in kinds) \
+                    and self._may_retire(record, candidate, kind, ctx, by_kind=True):
+                same.append(record)
+        return max(same, key=lambda r: (lexical_similarity(candidate.text, r.text),
+                                        r.created_at), default=None)
 
     def _named(self, candidate: Candidate, kind: str, ctx: StageContext) -> MemoryRecord | None:
         """The person's live fact holding every word of what the text names as replaced
@@ -174,8 +216,16 @@ class ChangeStage(BaseStage):
 
     @staticmethod
     def _may_retire(record: MemoryRecord, candidate: Candidate, kind: str,
-                    ctx: StageContext) -> bool:
-        """Live, no more trusted, not newer, and the same holder's."""
-        return (record.is_live(ctx.now) and TRUST[record.source] <= TRUST[candidate.source]
-                and record.created_at <= candidate.created_at
-                and same_holder(kind, record.text, candidate.text))
+                    ctx: StageContext, by_kind: bool = False) -> bool:
+        """Live, no more trusted, not newer, and the same holder's. Where the kind of thing
+        names the slot (`by_kind`), "my X" of the record is the person's own beside a change
+        that opens with no possessive and points at no one ("Мой редактор — Emacs" →
+        "Теперь пишу в VS Code", D-354)."""
+        if not (record.is_live(ctx.now) and TRUST[record.source] <= TRUST[candidate.source]
+                and record.created_at <= candidate.created_at):
+            return False
+        if same_holder(kind, record.text, candidate.text):
+            return True
+        return (by_kind and kind in ("self", "unknown")
+                and holder_kind(record.text).startswith("mine:")
+                and not _points_at_someone(candidate.text))

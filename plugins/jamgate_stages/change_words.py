@@ -34,7 +34,18 @@ _CHANGE = lazy_compile(
     r"teraz|obecnie|już nie|nie \w+ już|przeszedłem|przeszłam|przesiadłem|przesiadłam|zamiast|"
     r"przestałem|przestałam|rzuciłem|rzuciłam|zostałem|zostałam|przeprowadziłem|"
     r"przeprowadziłam|zmieniłem|zmieniłam|"
-    r"artık|şimdi|yerine|bıraktım|geçtim|oldum|taşındım|değiştirdim)\b"
+    r"artık|şimdi|yerine|bıraktım|geçtim|oldum|taşındım|değiştirdim|"
+    # Swedish, Indonesian, Swahili, Vietnamese (D-352)
+    r"numera|nuförtiden|inte längre|bytte|bytt|har bytt|istället för|i stället för|slutade|"
+    r"slutat|flyttade|har flyttat|blev|har blivit|gifte mig|"
+    r"sekarang|kini|tidak lagi|tak lagi|nggak lagi|sudah tidak|pindah ke|ganti ke|ganti jadi|"
+    r"beralih ke|berhenti|resign|alih-alih|bukan \w+(?: \w+)? lagi|"
+    r"sasa|siku hizi|si\w+(?: \w+){0,2} tena|nimehamia|nimebadilisha|nimeacha|badala ya|"
+    r"nimekuwa|bây giờ|giờ (?:tôi|mình)|dạo này|không còn|không(?: \w+){1,3} nữa|chuyển sang|"
+    r"đổi sang|thay vì|đã bỏ|trở thành|"
+    # a thing sold or given away, "the old one" (D-354)
+    r"sold|gave away|the old one|verkauft|vendu|vendí|vendido|venduto|vendi|verkocht|"
+    r"sprzedałem|sprzedałam|sattım|dijual|nimeuza|đã bán|cái cũ|sålt|sålde|den gamla)\b"
     r"|(?<!\w)(?:τώρα|πλέον|πια|άλλαξα|αντί για|σταμάτησα|έγινα|παντρεύτηκα|"
     r"χώρισα)(?!\w)",
 )  # matched against the lowered text: IGNORECASE made it ~4× slower
@@ -48,7 +59,14 @@ _CHANGE_WIDE = lazy_compile(
     r"тепер|більше не|вже не|перейшов|перейшла|замість|кинув|кинула|перестав|переїхав|"
     r"переїхала|змінив|змінила|"
     r"الآن|لم أعد|لم اعد|بدلاً من|بدلا من|توقفت|انتقلت|أصبحت|اصبحت|غيرت|غيّرت|"
-    r"अब|की जगह|के बजाय|बदल|छोड़ दिया|छोड़ दी|शिफ्ट)(?!\w)",
+    r"अब|की जगह|के बजाय|बदल|छोड़ दिया|छोड़ दी|शिफ्ट|"
+    # more Arabic, Hebrew and Persian (D-352)
+    r"صار|صرت|أصبح|اصبح|تركت|انتقل|انتقلنا|بدّلت|بدلت|"
+    r"עכשיו|כבר לא|עברתי|החלפתי|במקום|הפסקתי|עזבתי|נהייתי|התחתנתי|"
+    r"الان|اکنون|دیگر(?: \S+){0,2} (?:نیستم|نمی\S*)|دیگه(?: \S+){0,2} نمی\S*|عوض کردم|"
+    r"تغییر دادم|به جای|بجای|نقل مکان کردم|ترک کردم|"
+    r"продал|продала|продав|продала|отдал|отдала|віддав|віддала|بعت|מכרתי|ומכרתי|فروختم|"
+    r"बेच|πούλησα)(?!\w)",
 )
 # And in Chinese, Japanese and Korean, as substrings (no spaces between words, or particles
 # fused to them): now, no longer, switched to, instead of, quit, moved, became, married.
@@ -59,13 +77,15 @@ _CHANGE_CJK = lazy_compile(
     r"代わりに|やめた|やめました|辞めた|辞めました|引っ越した|引っ越しました|転職|"
     r"結婚した|結婚しました|昇進|"
     r"이제|지금은|더 이상|더는|바꿨|바꾸었|대신|그만뒀|그만두었|끊었|이사했|이사 갔|이직|"
-    r"결혼했|승진"
+    r"결혼했|승진|卖了|賣了|卖掉|賣掉|売った|売りました|팔았"
 )
 # A cessation in so many words, beyond `CEASED`'s frames: "not anymore", "nicht mehr", "ne …
 # plus", "non … più", "não … mais", "δεν … πια", "niet meer", "不再", "अब … नहीं" (D-307).
 _CEASES = lazy_compile(
     r"\b(?:not anymore|anymore|any more|nicht mehr|kein\w* \w+ mehr|ne \w+ plus|n['’]\w+ plus|"
-    r"non \w+ più|non più|não \w+ mais|niet meer|geen \w+ meer|nie \w+ już)\b"
+    r"non \w+ più|non più|não \w+ mais|niet meer|geen \w+ meer|nie \w+ już|inte längre|"
+    r"tidak lagi|tak lagi|nggak lagi|si\w+(?: \w+){0,2} tena|không còn|không(?: \w+){1,3} nữa)\b"
+    r"|(?<!\w)(?:כבר לא|دیگر(?: \S+){0,2} (?:نیستم|نمی))"
     r"|(?<!\w)δεν \w+ πια(?!\w)|不再|已经不|已經不|अब\b.*\bनहीं")
 # The annotation by which the classifier leaves a refusal to the change stage (D-289): the
 # candidate reads as passing state but declares a change, so it is refused (reason code,
@@ -79,7 +99,8 @@ _ADDITION = frozenset(map(fold, wordset("""also too another second additionally 
     zweiten aussi autre deuxième también otro otra segundo segunda anche altro altra secondo
     seconda também outro outra επίσης δεύτερο δεύτερη ook tweede też także również drugi
     druga drugie тоже также ещё еще второй вторая теж також ще другий друга ayrıca ikinci
-    أيضا أيضاً كذلك भी दूसरा दूसरी""")))
+    أيضا أيضاً كذلك भी दूसरा दूसरी också även andra juga kedua pia cũng thêm גם נוסף هم همچنین
+    دوم""")))
 # The same in scripts written without spaces, as substrings ("我还养了一条狗", "또 …").
 _ADDITION_CJK = ("也", "还", "還", "另外", "第二", "また", "さらに", "二つ目", "또 ", "또한",
                  "두 번째")
@@ -87,6 +108,18 @@ _ADDITION_CJK = ("也", "还", "還", "另外", "第二", "また", "さらに",
 # person pronoun that opens the text, in languages the subject stage does not read.
 FIRST_PERSON = frozenset(map(fold, wordset("""ik wij ja my я мы ми ben biz أنا انا نحن मैं हम
     jag vi jeg minä mä én eu já""")))
+# The same, read only as the first word: Vietnamese and Indonesian put the possessive after
+# the noun ("Vợ tôi …", "Istri saya …" are the wife's), so later in the text it is no holder.
+FIRST_PERSON_OPENING = frozenset(map(fold, wordset("""saya aku tôi mình mimi אני""")))
+# Someone in the person's life opening the text, where the possessive follows the noun or is
+# fused to it ("Vợ tôi …", "Istri saya …", "Mume wangu …", "אחותי …", "خواهرم …", "أختي …"):
+# another person's fact, which the holder rules cannot read (D-353). Compared unfolded: "mẹ"
+# folded is Spanish "me".
+RELATIVES_OPENING = frozenset(map(str.lower, wordset("""vợ chồng mẹ bố má bạn sếp istri
+    suami ibu ayah bapak kakak adik anak teman pacar bos mke mume mama baba kaka dada mdogo
+    rafiki mtoto bosi אשתי בעלי אחי אחותי אמי אבי חברי חברתי בני בתי הבוס همسرم شوهرم زنم
+    برادرم خواهرم مادرم پدرم دوستم پسرم دخترم رئیسم زوجتي زوجي أخي اخي أختي اختي أمي امي أبي
+    ابي صديقي صديقتي ابني ابنتي مديري""")))
 # A possessive of the first person opening the text, in those languages: what follows names
 # something of the person's, or a relative ("Mijn broer …"), which the holder rules cannot tell.
 _POSSESSIVE = frozenset(map(fold, wordset("""mijn onze ons mój moja moje moi nasz nasza nasze
@@ -128,7 +161,12 @@ MARKER_WORDS = frozenset(map(fold, wordset("""now no longer anymore any more now
     більше вже перейшов перейшла замість кинув кинула перестав переїхав переїхала змінив
     змінила artık şimdi yerine bıraktım geçtim oldum taşındım değiştirdim الآن لم أعد اعد
     بدلاً بدلا من توقفت انتقلت أصبحت اصبحت غيرت غيّرت अब की जगह के बजाय बदल छोड़ दिया दी
-    शिफ्ट""")))
+    शिफ्ट numera nuförtiden inte längre bytte bytt har istället stället för slutade slutat
+    flyttade flyttat blev blivit sekarang kini tidak tak nggak lagi sudah pindah ke ganti jadi
+    beralih berhenti resign alih sasa siku hizi tena nimehamia nimebadilisha nimeacha badala ya
+    nimekuwa bây giờ dạo này không còn nữa chuyển sang đổi thay vì đã bỏ trở thành صار صرت أصبح
+    اصبح تركت انتقل انتقلنا بدّلت بدلت עכשיו כבר לא עברתי החלפתי במקום הפסקתי עזבתי נהייתי
+    התחתנתי الان اکنون دیگر دیگه عوض کردم تغییر دادم به جای بجای نقل مکان ترک""")))
 
 
 def declares_change(text: str) -> bool:
@@ -187,4 +225,6 @@ def speaks_of_self(text: str) -> bool:
     stripped = text.lstrip()
     if stripped.startswith(_FIRST_PERSON_CJK):
         return not stripped.startswith(("我的", "我們的", "我们的"))
-    return any(fold(word) in FIRST_PERSON for word in words(stripped)[:3])
+    opening = [fold(word) for word in words(stripped)[:3]]
+    return (any(word in FIRST_PERSON for word in opening)
+            or (bool(opening) and opening[0] in FIRST_PERSON_OPENING))

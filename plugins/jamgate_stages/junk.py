@@ -32,6 +32,7 @@ from jamgate_core import BaseStage, Candidate, StageContext, StageResult
 from jamgate_stages._lazy_re import lazy_compile
 from jamgate_stages._question import is_question
 from jamgate_stages._request_shapes import request_opening
+from jamgate_stages._slot_phrases import slot_phrase
 from jamgate_stages._standing import STANDING as _STANDING
 from jamgate_stages._text import (
     FILLER,
@@ -355,8 +356,12 @@ def is_transient(text: str) -> bool:
     """Present-moment state or live weather (not preferences about weather)."""
     if _STANDING_RULE.match(text.strip()):
         return False
-    if _MARKERS.search(text) or _TOKEN_MARKERS.intersection(tokens(text)):
+    if _MARKERS.search(text):
         return True
+    if _TOKEN_MARKERS.intersection(tokens(text)):
+        # a bare "now" (الان) before the person's home or job said whole is its change, not
+        # passing state: "الان در اسنپ کار می‌کنم" (D-351)
+        return slot_phrase(text) is None
     for match in _WEATHER_NOW.finditer(text):
         sentence = next((s for s in sentences(text) if match.group() in s), text)  # rare path
         if not _CONDITIONAL.search(text[: match.start()]) and not _HABITUAL.search(sentence):

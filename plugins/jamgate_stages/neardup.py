@@ -157,6 +157,12 @@ class NearDuplicateStage(BaseStage):
                   and r.id not in refined]  # a refinement says more than it (D-300)
         if copies and declares_change(candidate.text):
             copies = []  # "I'm now a senior developer": an update, not a copy (D-263)
+        if copies:
+            # A save that keeps every word of its look-alike and says more refines it, subject
+            # or not ("Vivo en Barcelona" → "Vivo en Gràcia, en Barcelona"): no copy (D-355).
+            from jamgate_stages.change import adds_to  # change imports this module
+
+            copies = [(r, s) for r, s in copies if not adds_to(candidate.text, r.text)]
         hints = [Related(id=r.id, text=r.text, subject=r.subject, similarity=round(s, 4))
                  for r, s in scored[: self.options.max_related]]
         if copies:

@@ -112,6 +112,12 @@ _OPENERS = wordset(
     vor als wenn aujourd'hui hier pendant après avant quand hoy ayer durante después antes
     cuando oggi ieri dopo quando hoje ontem depois σήμερα χθες όταν μετά πριν κατά"""
 )
+# Words that open a time before the holder ("Since March I've been living in …", "Seit Mai
+# wohne ich …"): the holder is read after them, where a person or a possessive follows (D-356).
+_TIME_OPENERS = wordset(
+    """since starting last this in recently lately nowadays these yesterday seit letzten
+    letztes depuis desde dal dalla από sinds"""
+)
 # Words a subject phrase never contains.
 _FUNCTION = wordset(
     """he she they it we you i him her them his their our your my when while but because which
@@ -239,6 +245,11 @@ def holder(text: str, prefix_names: bool = True) -> Holder:
         return "self", None
     if first in lang.NOW and any(w in lang.SELF or w in _LEADING_VERBS for w in lowered[1:3]):
         return "self", None
+    if first in _TIME_OPENERS:
+        after = next((k for k in range(1, min(6, len(words)))
+                      if lowered[k] in lang.SELF or lowered[k] in lang.POSSESSIVES), None)
+        if after is not None:
+            return holder(" ".join(words[after:]), prefix_names)
     if first in _OPENERS or first in lang.NOW:
         return "unknown", None
     if first in lang.ARTICLES and len(words) > 1 and first not in ("the", "a", "an"):
