@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from jamgate_commands.bench_gate import offline_context
+from jamgate_core.app import App
 from jamgate_core.models import Candidate, StageResult, canonical_subject, new_id, utcnow
+from jamgate_core.settings import Settings
 
 Judge = Callable[..., StageResult]
 
@@ -29,3 +32,11 @@ def judge() -> Callable[[Any], Judge]:
             return stage.evaluate(make_candidate(text, **fields), offline_context())  # type: ignore[no-any-return]
         return run
     return bind
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Iterator[App]:
+    """A whole app without an embedder on a fresh home (the stateful stages' tests; a test
+    module may define its own)."""
+    with App(Settings(home=tmp_path, embedder="none")) as started:
+        yield started

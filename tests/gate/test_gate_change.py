@@ -7,13 +7,12 @@ statement about the past, a wish, an unrelated fact that happens to say "now".
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
+from gate_saves import save
 
-from jamgate_core import SaveRequest, Settings
+from jamgate_core import Settings
 from jamgate_core.app import App
 from jamgate_stages.change_words import declares_change
 
@@ -62,16 +61,6 @@ BOTH_STAND = [
 ]
 
 
-@pytest.fixture
-def app(tmp_path: Path) -> Iterator[App]:
-    settings = Settings(home=tmp_path, embedder="none")
-    with App(settings) as started:
-        yield started
-
-
-def save(app: App, text: str, **fields: Any) -> Any:
-    return app.save(SaveRequest(text=text, source=fields.pop("source", "user-explicit"),
-                                **fields))
 
 
 def active(app: App) -> set[str]:

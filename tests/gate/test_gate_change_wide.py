@@ -7,27 +7,16 @@ a time of day, which declare nothing; texts of their own, not the update corpus'
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
+from gate_saves import save
 
-from jamgate_core import SaveRequest, Settings
+from jamgate_core import Settings
 from jamgate_core.app import App
 from jamgate_stages._replaced_names import replaced_terms
 from jamgate_stages.change import holder_kind
 from jamgate_stages.change_words import declares_change, speaks_of_self
-
-
-@pytest.fixture
-def app(tmp_path: Path) -> Iterator[App]:
-    with App(Settings(home=tmp_path, embedder="none")) as started:
-        yield started
-
-
-def save(app: App, text: str) -> Any:
-    return app.save(SaveRequest(text=text, source="user-explicit"))
 
 
 @pytest.mark.parametrize("text", [

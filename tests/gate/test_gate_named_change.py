@@ -9,26 +9,12 @@ The pairs share few words beside the named thing, so word overlap alone would no
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
-
 import pytest
+from gate_saves import save
 
-from jamgate_core import SaveRequest, Settings
 from jamgate_core.app import App
 from jamgate_stages._replaced_names import holds_all, replaced_terms
 from jamgate_stages.change import holder_kind
-
-
-@pytest.fixture
-def app(tmp_path: Path) -> Iterator[App]:
-    with App(Settings(home=tmp_path, embedder="none")) as started:
-        yield started
-
-
-def save(app: App, text: str) -> Any:
-    return app.save(SaveRequest(text=text, source="user-explicit"))
 
 
 def active(app: App) -> set[str]:

@@ -8,27 +8,16 @@ the past, a different slot. Each mechanism is tested in more than one language.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
+from gate_saves import save
 
-from jamgate_core import SaveRequest, Settings
+from jamgate_core import Settings
 from jamgate_core.app import App
 from jamgate_stages._slot_phrases import slot_phrase
 from jamgate_stages.change import refines
 from jamgate_stages.subject import derive_subject
-
-
-@pytest.fixture
-def app(tmp_path: Path) -> Iterator[App]:
-    with App(Settings(home=tmp_path, embedder="none")) as started:
-        yield started
-
-
-def save(app: App, text: str) -> Any:
-    return app.save(SaveRequest(text=text, source="user-explicit"))
 
 
 def active(app: App) -> set[str]:

@@ -7,26 +7,11 @@ left standing for each language's rule; the slot phrase itself is checked on sin
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
-
 import pytest
+from gate_saves import save
 
-from jamgate_core import SaveRequest, Settings
 from jamgate_core.app import App
 from jamgate_stages._slot_phrases import slot_phrase
-
-
-@pytest.fixture
-def app(tmp_path: Path) -> Iterator[App]:
-    with App(Settings(home=tmp_path, embedder="none")) as started:
-        yield started
-
-
-def save(app: App, text: str) -> Any:
-    return app.save(SaveRequest(text=text, source="user-explicit"))
-
 
 # (a home or job, a later save that replaces it)
 REPLACED = [
