@@ -77,13 +77,20 @@ def ranking_match(conn: sqlite3.Connection, parts: Sequence[str],
     if sum(frequency.values()) <= budget:
         return " OR ".join(parts)
     rarest = sorted(parts, key=lambda part: frequency[part])
-    kept, total = [rarest[0]], frequency[rarest[0]]
-    for part in rarest[1:]:
+    kept = _within([rarest[0]], rarest[1:], frequency, budget)
+    return " OR ".join(part for part in parts if part in kept)
+
+
+def _within(kept: list[str], rest: Sequence[str], frequency: dict[str, int],
+            budget: int) -> list[str]:
+    """`kept`, then the parts of `rest` in order while all their rows stay within `budget`."""
+    total = sum(frequency[part] for part in kept)
+    for part in rest:
         total += frequency[part]
         if total > budget:
             break
         kept.append(part)
-    return " OR ".join(part for part in parts if part in kept)
+    return kept
 
 
 def lookalike_match(conn: sqlite3.Connection, parts: Sequence[str],
@@ -100,14 +107,9 @@ def lookalike_match(conn: sqlite3.Connection, parts: Sequence[str],
         return " OR ".join(parts)
     rarest = sorted(parts, key=lambda part: frequency[part])
     needed = len(parts) // 5 + 1
-    anchors, total = rarest[:needed], sum(frequency[p] for p in rarest[:needed])
-    if total > LOOKALIKE_CAP:
+    if sum(frequency[part] for part in rarest[:needed]) > LOOKALIKE_CAP:
         return ranking_match(conn, parts, EXACT_BUDGET, common)
-    for part in rarest[needed:]:
-        if total + frequency[part] > EXACT_BUDGET:
-            break
-        anchors.append(part)
-        total += frequency[part]
+    anchors = _within(rarest[:needed], rarest[needed:], frequency, EXACT_BUDGET)
     ranked = [part for part in parts if frequency[part] <= LOOKALIKE_CAP]
     return f"({' OR '.join(anchors)}) AND ({' OR '.join(ranked)})"
 
