@@ -21,10 +21,9 @@ CORPUS = Path(__file__).resolve().parent / "corpus" / "updates" / "sequences.jso
 KINDS = {"update", "addition", "other-person", "past", "wish", "one-off", "other-slot", "refine"}
 
 
-def test_the_corpus_is_well_formed() -> None:
-    sequences = load_sequences(CORPUS)
-    assert len(sequences) >= 240
-    assert len({s.id for s in sequences}) == len(sequences)
+
+def well_formed(sequences: list[UpdateSequence]) -> None:
+    """Every sequence well formed, and each persona wholly in one split."""
     for s in sequences:
         assert 2 <= len(s.saves) <= 3 and s.kind in KINDS and s.split in ("dev", "test")
         for later, earlier in s.expected_pairs():
@@ -34,6 +33,12 @@ def test_the_corpus_is_well_formed() -> None:
     for s in sequences:
         splits.setdefault(s.persona, set()).add(s.split)
     assert all(len(found) == 1 for found in splits.values())  # whole personas per split
+
+def test_the_corpus_is_well_formed() -> None:
+    sequences = load_sequences(CORPUS)
+    assert len(sequences) >= 240
+    assert len({s.id for s in sequences}) == len(sequences)
+    well_formed(sequences)
     languages = Counter(s.lang for s in sequences)
     assert len(languages) >= 10 and languages["en"] <= 0.55 * len(sequences)
 
@@ -103,16 +108,8 @@ CORPUS2 = CORPUS.with_name("sequences2.jsonl")
 def test_the_second_source_is_well_formed_and_apart_from_the_first() -> None:
     sequences = load_sequences(CORPUS2)
     assert len(sequences) >= 200 and len({s.id for s in sequences}) == len(sequences)
-    for s in sequences:
-        assert 2 <= len(s.saves) <= 3 and s.kind in KINDS and s.split in ("dev", "test")
-        assert int(s.persona[1:]) >= 31, s.id  # new personas only
-        for later, earlier in s.expected_pairs():
-            assert 0 <= earlier < later < len(s.saves), s.id
-        assert (s.kind == "update") == (len(s.saves) - 1 in s.retires), s.id
-    splits: dict[str, set[str]] = {}
-    for s in sequences:
-        splits.setdefault(s.persona, set()).add(s.split)
-    assert all(len(found) == 1 for found in splits.values())
+    well_formed(sequences)
+    assert all(int(s.persona[1:]) >= 31 for s in sequences)  # new personas only
     by_split = {split: {s.lang for s in sequences if s.split == split} for split in ("dev", "test")}
     required = {"ar", "ja", "pl", "tr", "ko", "zh", "hi", "ru", "uk", "id", "sw", "vi", "he", "fa",
                 "sv", "en"}
