@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from jamgate_core import TRUST, BaseStage, Candidate, MemoryRecord, StageContext, StageResult
 from jamgate_stages._lazy_re import lazy_compile
 from jamgate_stages._replaced_names import holds_all, replaced_terms
-from jamgate_stages._text import fold, stem, words
+from jamgate_stages._text import fold, stem, words, wordset
 from jamgate_stages._things import closes_account, thing_kinds
 from jamgate_stages._time import is_past
 from jamgate_stages.change_words import (
@@ -64,11 +64,24 @@ def refines(new: str, old: str) -> bool:
     return bool(kept) and kept <= _content(new) and not declares_change(new)
 
 
+# Words that say nothing more about a fact: the person named as the user, intensifiers and
+# articles ("Jam, the user, likes figs", "Ana really likes figs": copies, not refinements;
+# D-361).
+_SAYS_NOTHING = frozenset(stem(w) for w in wordset("""la el los las le les il lo gli die der
+das den dem het ο η το user users really very actually truly
+just quite indeed definitely certainly nutzer nutzerin benutzer benutzerin utilisateur
+utilisatrice usuario usuaria utente utilizador gebruiker użytkownik użytkowniczka
+пользователь пользовательница kullanıcı χρήστης wirklich sehr vraiment très realmente muy
+davvero molto echt heel naprawdę bardzo действительно очень gerçekten çok πραγματικά πολύ"""))
+
+
 def adds_to(new: str, old: str) -> bool:
     """Whether `new` refines `old` and says more: a strict superset of its content words, so
-    a rewording with the same content words is no refinement of it (D-355)."""
+    a rewording with the same content words is no refinement of it (D-355), and what it adds
+    is more than the user named again or an intensifier (D-361)."""
     kept, said = _content(old), _content(new)
-    return bool(kept) and kept < said and not declares_change(new)
+    return (bool(kept) and kept < said and not (said - kept) <= _SAYS_NOTHING
+            and not declares_change(new))
 
 
 def holder_kind(text: str) -> str:

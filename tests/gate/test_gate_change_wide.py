@@ -167,6 +167,24 @@ def test_a_refinement_is_no_copy_without_a_subject(old: str, new: str) -> None:
     assert adds_to(new, old) and not adds_to(old, new) and not adds_to(old, old)
 
 
+@pytest.mark.parametrize(("old", "new"), [
+    ("Jam likes figs from Smyrna.", "Jam, the user, likes figs from Smyrna."),
+    ("Mara Castro is allergic to sesame.", "Mara really Castro is allergic to sesame."),
+    ("Die Nutzerin trinkt Oolong.", "Die Nutzerin trinkt wirklich Oolong."),
+    ("Ana prefiere el té verde sin azúcar por la mañana.",
+     "Ana, la usuaria, prefiere el té verde sin azúcar por la mañana."),
+])
+def test_the_user_named_again_or_an_intensifier_says_nothing_more(old: str, new: str,
+                                                                  app: App) -> None:
+    """D-361: what a near-copy adds must say more than the user's name for the person or an
+    intensifier, or it is a copy (the audit's planted paraphrases, verdict parity's inserts)."""
+    from jamgate_stages.change import adds_to
+
+    assert not adds_to(new, old)
+    save(app, old)
+    assert save(app, new).decision == "possible_duplicate"
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(("old", "new"), REFINED_WITHOUT_SUBJECT)
 def test_with_the_embedder_a_refinement_without_a_subject_is_stored(tmp_path: Path, old: str,
