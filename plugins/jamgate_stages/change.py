@@ -190,15 +190,18 @@ class ChangeStage(BaseStage):
                    ctx: StageContext) -> MemoryRecord | None:
         """The person's live fact naming a thing of the kind the change names (a phone, an
         editor, an operating system, a car: `_things`, D-354), the most similar first."""
-        if not thing_kinds(candidate.text, phone_context=True):
+        # the candidate's kinds, read once with and once without a phone on the other side
+        named = {True: thing_kinds(candidate.text, phone_context=True)}
+        if not named[True]:
             return None
+        named[False] = thing_kinds(candidate.text)
         limit = self.options.candidates
         pool = {r.id: r for r, _ in ctx.view.search(candidate.text, limit=limit)}
         pool.update((r.id, r) for r, _ in ctx.view.search("", limit=4 * limit))
         same = []
         for record in pool.values():
             kinds = thing_kinds(record.text)
-            if kinds and kinds & thing_kinds(candidate.text, phone_context="phone" in kinds) \
+            if kinds and kinds & named["phone" in kinds] \
                     and self._may_retire(record, candidate, kind, ctx, by_kind=True):
                 same.append(record)
         return max(same, key=lambda r: (lexical_similarity(candidate.text, r.text),
