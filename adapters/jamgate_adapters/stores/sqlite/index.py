@@ -76,6 +76,11 @@ def ranking_match(conn: sqlite3.Connection, parts: Sequence[str],
     frequency = _frequencies(conn, parts, budget + 1, common)
     if sum(frequency.values()) <= budget:
         return " OR ".join(parts)
+    return _rarest(parts, frequency, budget)
+
+
+def _rarest(parts: Sequence[str], frequency: dict[str, int], budget: int) -> str:
+    """The rarest part, then the next rarest while all their rows stay within `budget`."""
     rarest = sorted(parts, key=lambda part: frequency[part])
     kept = _within([rarest[0]], rarest[1:], frequency, budget)
     return " OR ".join(part for part in parts if part in kept)
@@ -99,7 +104,7 @@ def lookalike_match(conn: sqlite3.Connection, parts: Sequence[str],
     five of the query's words, so it holds one of any `len(parts) // 5 + 1` of them: the rows
     holding one of the rarest that many (more while their rows stay within `EXACT_BUDGET`)
     are the candidates, ranked by bm25 over every word (D-330). Where even those are common
-    (more than `LOOKALIKE_CAP` rows), the rarest words alone, as `ranking_match`."""
+    (more than `LOOKALIKE_CAP` rows), the rarest words alone, as `ranking_match` ranks."""
     if len(parts) < 2:
         return parts[0] if parts else None
     frequency = _frequencies(conn, parts, LOOKALIKE_CAP + 1, common)
@@ -108,7 +113,7 @@ def lookalike_match(conn: sqlite3.Connection, parts: Sequence[str],
     rarest = sorted(parts, key=lambda part: frequency[part])
     needed = len(parts) // 5 + 1
     if sum(frequency[part] for part in rarest[:needed]) > LOOKALIKE_CAP:
-        return ranking_match(conn, parts, EXACT_BUDGET, common)
+        return _rarest(parts, frequency, EXACT_BUDGET)  # the counts in hand, not counted again
     anchors = _within(rarest[:needed], rarest[needed:], frequency, EXACT_BUDGET)
     ranked = [part for part in parts if frequency[part] <= LOOKALIKE_CAP]
     return f"({' OR '.join(anchors)}) AND ({' OR '.join(ranked)})"
