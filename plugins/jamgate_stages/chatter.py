@@ -123,6 +123,13 @@ _TREATMENT = lazy_compile(
     r"\b(?:asked|asks|requested|requests|wants|wanted)\s+(?:not\s+)?to\s+be\s+\w+ed\b",
     re.IGNORECASE,
 )
+# A request to cease a behaviour is standing by its verb: "User asked the agent to stop adding
+# emojis", "… to no longer open pull requests" (D-371; read only where `_CONVERSATION` matched).
+_CEASE = lazy_compile(
+    r"\b(?:asked|asks|requested|requests|wants|wanted)\s+(?:(?:the\s+)?\w+\s+)?(?:to\s+"
+    r"(?:stop|quit)\s+\w+ing|to\s+no\s+longer|never\s+to)\b",
+    re.IGNORECASE,
+)
 _CONVERSATION_ANYWHERE = lazy_compile(
     r"\b(?:in this|during this) (?:conversation|chat|session)\b|\bas (?:you )?requested\W*$|"
     r"^(?:now\s+)?(?:running|checking|searching|looking|reading|editing|updating|fetching|"
@@ -208,7 +215,7 @@ def chatter_reason(text: str) -> tuple[str, str] | None:
     if _SYSTEM_PROMPT.search(stripped):
         return "system_prompt", "the agent's instructions or the agent talking about itself"
     if (_CONVERSATION.search(stripped) and not _STANDING.search(stripped)
-            and not _TREATMENT.search(stripped)) or (
+            and not _TREATMENT.search(stripped) and not _CEASE.search(stripped)) or (
         _CONVERSATION_ANYWHERE.search(stripped)
     ):
         return "conversation", "narration of the conversation"
