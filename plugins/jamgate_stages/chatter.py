@@ -25,6 +25,7 @@ from pydantic import BaseModel
 
 from jamgate_core import BaseStage, Candidate, StageContext, StageResult
 from jamgate_stages._lazy_re import lazy_compile
+from jamgate_stages._reported_thanks import reported_thanks
 from jamgate_stages._text import wordset
 
 _STATUS_WORDS = wordset(
@@ -219,6 +220,8 @@ def chatter_reason(text: str) -> tuple[str, str] | None:
         _CONVERSATION_ANYWHERE.search(stripped)
     ):
         return "conversation", "narration of the conversation"
+    if reported_thanks(stripped):
+        return "conversation", "the user's thanks or greeting, reported"
     if _tool_output(stripped):
         return "tool_output", "a tool's or the agent's working output"
     if _is_timestamp(stripped):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from jamgate_stages._question import is_question
+from jamgate_stages._reported_thanks import reported_thanks
 from jamgate_stages.chatter import chatter_reason
 
 STANDING_REQUESTS = [
@@ -51,3 +52,49 @@ def test_the_report_of_a_question_still_asks(text: str) -> None:
 @pytest.mark.parametrize("text", NARRATION)
 def test_this_turns_request_is_still_narration(text: str) -> None:
     assert chatter_reason(text) == ("conversation", "narration of the conversation")
+
+
+# The user's thanks, greeting or goodbye reported in the third person (D-372): one a language
+# class — Latin, Cyrillic, Greek, Arabic and Hebrew scripts, verb-final languages and scripts
+# without spaces.
+REPORTED_THANKS = [
+    "User thanked the agent for the help.",
+    "The user said good night.",
+    "La usuaria agradeció la ayuda.",
+    "Der Nutzer hat sich verabschiedet.",
+    "L'utilisatrice a dit au revoir.",
+    "O usuário disse obrigado.",
+    "De gebruiker nam afscheid.",
+    "Użytkowniczka podziękowała za pomoc.",
+    "Пользовательница поблагодарила.",
+    "Η χρήστρια ευχαρίστησε.",
+    "Kullanıcı veda etti.",
+    "المستخدمة شكرت المساعد.",
+    "המשתמשת אמרה תודה.",
+    "用户表示感谢。",
+    "ユーザーは感謝した。",
+    "사용자는 감사하다고 했다.",
+    "उपयोगकर्ता ने शुक्रिया कहा।",
+    "Pengguna berterima kasih.",
+]
+
+THANKS_KEEPS = [
+    "The user thanks people in writing, never by phone.",
+    "User thanked Dr. Okafor in a letter after the 2023 surgery.",
+    "The user is grateful to her former manager, who mentored her for years.",
+    "La usuaria agradeció a Marta su ayuda con la mudanza a Oaxaca.",
+    "Der Nutzer bedankt sich immer schriftlich, nie am Telefon.",
+    "用户的女儿叫小雨。",
+    "User says thanks in Welsh to his grandmother.",
+]
+
+
+@pytest.mark.parametrize("text", REPORTED_THANKS)
+def test_reported_thanks_are_narration(text: str) -> None:
+    assert reported_thanks(text), text
+    assert chatter_reason(text) is not None
+
+
+@pytest.mark.parametrize("text", THANKS_KEEPS)
+def test_a_fact_beside_thanks_is_not_a_reported_pleasantry(text: str) -> None:
+    assert not reported_thanks(text), text
