@@ -26,6 +26,8 @@ from pydantic import BaseModel
 from jamgate_core import BaseStage, Candidate, StageContext, StageResult
 from jamgate_stages._lazy_re import lazy_compile
 from jamgate_stages._reported_thanks import reported_thanks
+from jamgate_stages._self_shapes import standing_elsewhere
+from jamgate_stages._standing import STANDING
 from jamgate_stages._text import wordset
 
 _STATUS_WORDS = wordset(
@@ -215,7 +217,7 @@ def chatter_reason(text: str) -> tuple[str, str] | None:
         return "recall_echo", "recalled memories or a memory tool's reply"
     if _SYSTEM_PROMPT.search(stripped):
         return "system_prompt", "the agent's instructions or the agent talking about itself"
-    if (_CONVERSATION.search(stripped) and not _STANDING.search(stripped)
+    if (_CONVERSATION.search(stripped) and not _standing(stripped)
             and not _TREATMENT.search(stripped) and not _CEASE.search(stripped)) or (
         _CONVERSATION_ANYWHERE.search(stripped)
     ):
@@ -229,6 +231,13 @@ def chatter_reason(text: str) -> tuple[str, str] | None:
     if _is_identifier(stripped):
         return "identifier", "an identifier, path or URL alone"
     return None
+
+
+def _standing(text: str) -> bool:
+    """A standing word in any language the standing tables hold: the conversation's "user
+    asked" shapes in Spanish, German, French, Greek, Russian, Chinese and Japanese are exempted
+    by their own languages' "always" as the English one is by "always" (D-375)."""
+    return bool(_STANDING.search(text) or STANDING.search(text) or standing_elsewhere(text))
 
 
 def _is_status(piece: str) -> bool:

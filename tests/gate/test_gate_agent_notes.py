@@ -98,3 +98,30 @@ def test_reported_thanks_are_narration(text: str) -> None:
 @pytest.mark.parametrize("text", THANKS_KEEPS)
 def test_a_fact_beside_thanks_is_not_a_reported_pleasantry(text: str) -> None:
     assert not reported_thanks(text), text
+
+
+# "The user asked" in the languages the conversation rule reads, with that language's standing
+# word: a standing instruction or habit, exempted as the English "always" exempts it (D-375).
+STANDING_ASKS = [
+    "L'utilisateur a demandé que les dates soient toujours au format jour/mois/année.",
+    "El usuario pregunta siempre por la opción sin lactosa en los restaurantes.",
+    "Der Nutzer fragt bei Hotels immer nach einem ruhigen Zimmer.",
+    "Ο χρήστης ρώτησε να του απαντάμε πάντα στα ελληνικά.",
+    "Пользователь спрашивает всегда, есть ли в ресторане веганское меню.",
+    "用户问过以后一律用公制单位回答。",
+]
+TURN_ASKS = [
+    "El usuario preguntó por el horario del museo.",
+    "Der Nutzer fragte, wann der Zug nach Graz fährt.",
+    "L'utilisateur a demandé la météo de ce soir.",
+]
+
+
+@pytest.mark.parametrize("text", STANDING_ASKS)
+def test_a_reported_ask_with_a_standing_word_is_not_narration(text: str) -> None:
+    assert chatter_reason(text) is None
+
+
+@pytest.mark.parametrize("text", TURN_ASKS)
+def test_a_reported_ask_of_this_turn_is_narration(text: str) -> None:
+    assert chatter_reason(text) == ("conversation", "narration of the conversation")
