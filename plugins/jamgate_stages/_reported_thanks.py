@@ -15,7 +15,7 @@ from __future__ import annotations
 from jamgate_stages._lazy_re import lazy_compile
 
 # The user at the opening, with or without an article, both genders where the language marks them.
-_USER = lazy_compile(
+USER_OPENING = lazy_compile(
     r"^(?:(?:the|this|our|der|die|la|le|l['’]|el|o|a|il|de|ο|η)\s+|l['’])?(?:user|nutzer(?:in)?|"
     r"benutzer(?:in)?|utilisat(?:eur|rice)|usuari[oa]|usu[aá]ri[oa]|utilizador[a]?|utente|"
     r"gebruiker|anv[aä]ndaren?|brukeren|brugeren|u[zż]ytkownik|u[zż]ytkowniczka|u[zž]ivatel(?:ka)?|"
@@ -73,7 +73,7 @@ def reported_thanks(text: str) -> bool:
     """Whether `text` is the user's thanks, greeting or goodbye, reported and nothing more."""
     stripped = text.strip().rstrip(_CLOSE)
     low = stripped.lower().replace("i\u0307", "i")
-    opening = _USER.match(low)
+    opening = USER_OPENING.match(low)
     if opening is None:
         return False
     rest = low[opening.end():]

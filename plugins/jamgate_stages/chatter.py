@@ -25,6 +25,7 @@ from pydantic import BaseModel
 
 from jamgate_core import BaseStage, Candidate, StageContext, StageResult
 from jamgate_stages._lazy_re import lazy_compile
+from jamgate_stages._reported_asks import reported_question, reported_request
 from jamgate_stages._reported_thanks import reported_thanks
 from jamgate_stages._self_shapes import standing_elsewhere
 from jamgate_stages._standing import STANDING
@@ -217,7 +218,8 @@ def chatter_reason(text: str) -> tuple[str, str] | None:
         return "recall_echo", "recalled memories or a memory tool's reply"
     if _SYSTEM_PROMPT.search(stripped):
         return "system_prompt", "the agent's instructions or the agent talking about itself"
-    if (_CONVERSATION.search(stripped) and not _standing(stripped)
+    if ((_CONVERSATION.search(stripped) or reported_question(stripped)
+         or reported_request(stripped)) and not _standing(stripped)
             and not _TREATMENT.search(stripped) and not _CEASE.search(stripped)) or (
         _CONVERSATION_ANYWHERE.search(stripped)
     ):

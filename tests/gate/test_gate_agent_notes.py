@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from jamgate_stages._question import is_question
+from jamgate_stages._reported_asks import reported_question, reported_request
 from jamgate_stages._reported_thanks import reported_thanks
 from jamgate_stages.chatter import chatter_reason
 
@@ -125,3 +126,82 @@ def test_a_reported_ask_with_a_standing_word_is_not_narration(text: str) -> None
 @pytest.mark.parametrize("text", TURN_ASKS)
 def test_a_reported_ask_of_this_turn_is_narration(text: str) -> None:
     assert chatter_reason(text) == ("conversation", "narration of the conversation")
+
+
+# A question of this turn reported in the third person, one a language class; a verb that asks
+# *for* something ("pidió", "bat", "попросил") or a standing word leaves it to the classifier
+# (D-376).
+REPORTED_QUESTIONS = [
+    "La usuaria preguntó a qué hora abre la farmacia.",
+    "Die Nutzerin wollte wissen, wie spät es in Tokio ist.",
+    "L'utilisatrice a demandé comment on réinitialise le routeur.",
+    "De gebruiker vroeg wat een 404 betekent.",
+    "Användaren frågade hur man byter däck.",
+    "Użytkowniczka spytała, ile kosztuje bilet.",
+    "Пользовательница спросила, как сбросить пароль роутера.",
+    "Η χρήστρια ρώτησε πόσο κρατά το ταξίδι.",
+    "Kullanıcı trenin kaçta kalktığını sordu.",
+    "المستخدمة سألت عن موعد الرحلة.",
+    "המשתמשת שאלה כמה זמן לוקחת הנסיעה.",
+    "用户询问明天会不会下雨。",
+    "ユーザーは駅までの道を尋ねた。",
+    "사용자가 환율을 물었다.",
+    "Käyttäjä kysyi, milloin kauppa aukeaa.",
+]
+NOT_REPORTED_QUESTIONS = [
+    "La usuaria pidió que siempre le respondan de usted.",
+    "Der Nutzer bat darum, Termine nie vor 9 Uhr zu legen.",
+    "Пользователь попросил называть его Лёшей.",
+    "L'utilisatrice demande qu'on la tutoie.",
+    "De gebruiker vroeg om altijd in het Nederlands te antwoorden.",
+    "Kullanıcı her zaman vejetaryen seçenekleri soruyor.",
+    "La usuaria pregunta siempre por el menú vegano.",
+]
+
+
+@pytest.mark.parametrize("text", REPORTED_QUESTIONS)
+def test_a_reported_question_is_narration(text: str) -> None:
+    assert reported_question(text), text
+    assert chatter_reason(text) == ("conversation", "narration of the conversation")
+
+
+@pytest.mark.parametrize("text", NOT_REPORTED_QUESTIONS)
+def test_a_reported_request_or_habit_is_not_narration(text: str) -> None:
+    assert chatter_reason(text) is None, text
+
+
+# A request for this turn's object reported in the third person (D-377), one a language class;
+# a reported request without a demonstrative, or with a standing word, is left to the classifier.
+REPORTED_REQUESTS = [
+    "User asked for this log to be explained line by line.",
+    "La usuaria pidió resumir este artículo.",
+    "Die Nutzerin bat darum, diesen Absatz zu kürzen.",
+    "Użytkownik poprosił o sprawdzenie tego maila.",
+    "Пользовательница попросила проверить эту таблицу.",
+    "Ο χρήστης ζήτησε περίληψη αυτού του άρθρου.",
+    "Kullanıcı bu metnin çevirisini istedi.",
+    "המשתמש ביקש לסכם את המאמר הזה.",
+    "المستخدم طلب ترجمة هذه الرسالة.",
+    "用户让我检查这段代码。",
+    "ユーザーはこの文章を短くしてほしいと頼んだ。",
+    "사용자가 이 표를 정리해 달라고 했다.",
+    "Pengguna minta terjemahan paragraf ini.",
+]
+REQUEST_KEEPS = [
+    "La usuaria pidió que este proyecto use siempre pnpm.",
+    "Der Nutzer bat darum, ihn Toni zu nennen.",
+    "User asked for a window seat on every long flight.",
+    "Пользователь попросил называть его по имени, без отчества.",
+    "The user wants this repo to stay MIT-licensed.",
+]
+
+
+@pytest.mark.parametrize("text", REPORTED_REQUESTS)
+def test_a_reported_request_for_this_turn_is_narration(text: str) -> None:
+    assert reported_request(text), text
+    assert chatter_reason(text) == ("conversation", "narration of the conversation")
+
+
+@pytest.mark.parametrize("text", REQUEST_KEEPS)
+def test_a_reported_request_that_holds_is_not_narration(text: str) -> None:
+    assert chatter_reason(text) is None, text
