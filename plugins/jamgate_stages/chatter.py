@@ -28,7 +28,7 @@ from jamgate_stages._lazy_re import lazy_compile
 from jamgate_stages._reported_asks import reported_question, reported_request
 from jamgate_stages._reported_thanks import reported_thanks
 from jamgate_stages._self_shapes import standing_elsewhere
-from jamgate_stages._standing import STANDING
+from jamgate_stages._standing import ONSET, STANDING
 from jamgate_stages._text import wordset
 
 _STATUS_WORDS = wordset(
@@ -238,8 +238,10 @@ def chatter_reason(text: str) -> tuple[str, str] | None:
 def _standing(text: str) -> bool:
     """A standing word in any language the standing tables hold: the conversation's "user
     asked" shapes in Spanish, German, French, Greek, Russian, Chinese and Japanese are exempted
-    by their own languages' "always" as the English one is by "always" (D-375)."""
-    return bool(_STANDING.search(text) or STANDING.search(text) or standing_elsewhere(text))
+    by their own languages' "always" as the English one is by "always", and by a standing
+    rule's opening ("a partir de ahora", "с этого момента", "mulai hari ini"; D-375)."""
+    return bool(_STANDING.search(text) or STANDING.search(text) or ONSET.search(text)
+                or standing_elsewhere(text))
 
 
 def _is_status(piece: str) -> bool:

@@ -193,6 +193,9 @@ REQUEST_KEEPS = [
     "User asked for a window seat on every long flight.",
     "Пользователь попросил называть его по имени, без отчества.",
     "The user wants this repo to stay MIT-licensed.",
+    "Pengguna minta dipanggil Budi mulai hari ini.",
+    "Пользователь попросил с этого момента называть его Лёшей.",
+    "La usuaria pidió que a partir de ahora este repositorio use pnpm.",
 ]
 
 
