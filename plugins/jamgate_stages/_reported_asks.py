@@ -3,8 +3,8 @@
 "User asked what a 503 means" is narration of the conversation, which `chatter` refuses in
 English and, before this, in seven languages with one gender and one article ("el usuario
 preguntó", not "la usuaria preguntó"). Here in every language of the user's word
-(`_reported_thanks.USER_OPENING`): the user at the opening, then a verb that asks a *question*
-— not one that asks *for* something ("preguntó", not "pidió"; "fragte", not "bat"; "спросил",
+(`_reported_thanks.user_opened`): the user at the opening, then a verb that asks a *question* —
+not one that asks *for* something ("preguntó", not "pidió"; "fragte", not "bat"; "спросил",
 not "попросил"), since a reported request may be a standing instruction. Where one verb does
 both (Italian "chiedere", French "demander", Dutch "vragen"), an interrogative must follow.
 Verb-final languages put the verb last. A standing word still exempts the text (`chatter`,
@@ -18,7 +18,7 @@ párrafo", "попросил перевести этот абзац", "让我把
 from __future__ import annotations
 
 from jamgate_stages._lazy_re import lazy_compile
-from jamgate_stages._reported_thanks import USER_OPENING
+from jamgate_stages._reported_thanks import user_opened
 
 _WH = (r"(?:si|ce que|ce qu['’]|comment|quand|o[uù]|pourquoi|quel\w*|combien|qui|se|come|cosa|"
        r"che cosa|quando|dove|perch[eé]|qual\w*|quant\w*|chi|hoe|wat|of|wanneer|waar|waarom|"
@@ -74,19 +74,18 @@ _CLOSE = " .!。！।"
 
 def reported_question(text: str) -> bool:
     """Whether `text` reports a question the user asked (see the module docstring)."""
-    low = text.strip().rstrip(_CLOSE).lower().replace("i\u0307", "i")
-    opening = USER_OPENING.match(low)
-    if opening is None:
+    opened = user_opened(text, _CLOSE)
+    if opened is None:
         return False
-    rest = low[opening.end():]
+    rest = opened[1][opened[2]:]
     return bool(_ASKED_AFTER.match(rest) or _JOINED.match(rest) or _ASKED_LAST.search(rest))
 
 
 def reported_request(text: str) -> bool:
     """Whether `text` reports a request for this turn's object (see the module docstring)."""
-    low = text.strip().rstrip(_CLOSE).lower().replace("i\u0307", "i")
-    opening = USER_OPENING.match(low)
-    if opening is None:
+    opened = user_opened(text, _CLOSE)
+    if opened is None:
         return False
-    asked = _REQUESTED.search(low, opening.end())
-    return asked is not None and _THIS.search(low, opening.end()) is not None
+    _, low, start = opened
+    return (_REQUESTED.search(low, start) is not None
+            and _THIS.search(low, start) is not None)

@@ -69,14 +69,22 @@ _VERB_JOINED = lazy_compile(
 _CLOSE = " .!。！।…"
 
 
-def reported_thanks(text: str) -> bool:
-    """Whether `text` is the user's thanks, greeting or goodbye, reported and nothing more."""
-    stripped = text.strip().rstrip(_CLOSE)
+def user_opened(text: str, close: str) -> tuple[str, str, int] | None:
+    """`text` stripped of blanks and the `close` characters, lowercased (a Turkish dotted "İ"
+    as "i"), and where its opening "the user" ends; None where it does not open so."""
+    stripped = text.strip().rstrip(close)
     low = stripped.lower().replace("i\u0307", "i")
     opening = USER_OPENING.match(low)
-    if opening is None:
+    return None if opening is None else (stripped, low, opening.end())
+
+
+def reported_thanks(text: str) -> bool:
+    """Whether `text` is the user's thanks, greeting or goodbye, reported and nothing more."""
+    opened = user_opened(text, _CLOSE)
+    if opened is None:
         return False
-    rest = low[opening.end():]
+    stripped, low, start = opened
+    rest = low[start:]
     joined = _VERB_JOINED.match(rest)
     if joined is not None:
         tail = rest[joined.end():]
@@ -85,7 +93,7 @@ def reported_thanks(text: str) -> bool:
     verb = _VERB.match(rest, spaces)
     if verb is None or (verb.end() < len(rest) and rest[verb.end()].isalnum()):
         return False
-    said = len(low[:opening.end() + verb.end()].split())
+    said = len(low[:start + verb.end()].split())
     return _plain_tail(stripped.replace(",", " ").split()[said:])
 
 
