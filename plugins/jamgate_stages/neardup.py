@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from jamgate_core import BaseStage, Candidate, MemoryRecord, Related, StageContext, StageResult
 from jamgate_stages._lazy_re import lazy_compile
 from jamgate_stages._text import fold, is_cjk, sentences, words, wordset
-from jamgate_stages.change_words import REFINES, declares_change
+from jamgate_stages.change_words import declares_change
 
 _NUMBER = lazy_compile(r"\d+(?:[.,:]\d+)*")
 _ORDINAL = lazy_compile(r"(\d)(?:st|nd|rd|th)\b", re.IGNORECASE)
@@ -151,18 +151,17 @@ class NearDuplicateStage(BaseStage):
         bands = [(r, s, *self._bands(method, candidate.text, r.text, override))
                  for r, s in scored]
         scored = [(r, s) for r, s, _, related in bands if s >= related]
-        refined = candidate.annotations.get(REFINES, ())
+        # change imports this module
+        from jamgate_stages.change import adds_to, says_nothing_more
+
         copies = [(r, s) for r, s, duplicate, _ in bands
-                  if s >= duplicate and not value_conflict(candidate.text, r.text)
-                  and r.id not in refined]  # a refinement says more than it (D-300)
+                  if (s >= duplicate or says_nothing_more(candidate.text, r.text))
+                  and not value_conflict(candidate.text, r.text)]
         if copies and declares_change(candidate.text):
             copies = []  # "I'm now a senior developer": an update, not a copy (D-263)
-        if copies:
-            # A save that keeps every word of its look-alike and says more refines it, subject
-            # or not ("Vivo en Barcelona" → "Vivo en Gràcia, en Barcelona"): no copy (D-355).
-            from jamgate_stages.change import adds_to  # change imports this module
-
-            copies = [(r, s) for r, s in copies if not adds_to(candidate.text, r.text)]
+        # A save that keeps every word of its look-alike and says more refines it, subject or
+        # not ("Vivo en Barcelona" → "Vivo en Gràcia, en Barcelona"): no copy (D-355).
+        copies = [(r, s) for r, s in copies if not adds_to(candidate.text, r.text)]
         hints = [Related(id=r.id, text=r.text, subject=r.subject, similarity=round(s, 4))
                  for r, s in scored[: self.options.max_related]]
         if copies:
