@@ -202,6 +202,11 @@ def _owner_after(words: list[str], at: int) -> str | None:
 _USER_PHRASES_SPACED = tuple((phrase, re.sub("['’]", "' ", phrase)) for phrase in lang.USER_PHRASES)
 
 
+def _rest(words: list[str], at: int) -> str:
+    """The text from word `at` on, elisions joined again ("j' habite" → "j'habite")."""
+    return re.sub(r"(['’]) ", r"\1", " ".join(words[at:]))
+
+
 def holder(text: str, prefix_names: bool = True) -> Holder:
     """Whose fact this is, and the prefix its subject takes."""
     if not _readable(text):
@@ -249,7 +254,7 @@ def holder(text: str, prefix_names: bool = True) -> Holder:
         after = next((k for k in range(1, min(6, len(words)))
                       if lowered[k] in lang.SELF or lowered[k] in lang.POSSESSIVES), None)
         if after is not None:
-            return holder(" ".join(words[after:]), prefix_names)
+            return holder(_rest(words, after), prefix_names)
     if first in _OPENERS or first in lang.NOW:
         return "unknown", None
     if first in lang.ARTICLES and len(words) > 1 and first not in ("the", "a", "an"):
@@ -261,6 +266,15 @@ def holder(text: str, prefix_names: bool = True) -> Holder:
         return ("thing", noun) if noun else ("unknown", None)
     if not first.isascii() and not _named_opening(words, text):
         return "unknown", None
+    person = next((k for k in (1, 2) if k < len(words)
+                   and (lowered[k] in lang.SELF or lowered[k] in lang.POSSESSIVES)), None)
+    # the classifier package imports this module
+    from jamgate_stages.classifier.markers import named_person
+
+    if person is not None and not named_person(words[0]):
+        # An opening word that is no known name, then a person ("Actually I live in …",
+        # "Eigentlich wohne ich …", "Ja, ich …"): the holder is read from the person (D-401).
+        return holder(_rest(words, person), prefix_names)
     return ("other", fold(first)) if prefix_names else ("self", None)
 
 
