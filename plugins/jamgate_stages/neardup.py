@@ -22,6 +22,7 @@ import unicodedata
 from functools import lru_cache
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+from rapidfuzz.distance import OSA
 
 from jamgate_core import BaseStage, Candidate, MemoryRecord, Related, StageContext, StageResult
 from jamgate_stages._lazy_re import lazy_compile
@@ -96,12 +97,29 @@ def length(text: str) -> float:
     return sum(len(w) / 2 if is_cjk(w[0]) else 1 for w in words(text))
 
 
+_VARIANT_LENGTH = 7  # words this long match a one-letter-longer or -shorter variant
+
+
 def token_similarity(a: str, b: str) -> float:
-    """Jaccard similarity of the two texts' `shingles`."""
+    """Jaccard similarity of the two texts' `shingles`, where a long word of one text that
+    the other lacks counts as shared with a variant of it there one letter longer or shorter
+    ("favourite" / "favorite", "Thesaloniki", D-402). A changed letter is no variant:
+    "walking" / "talking" are two hobbies."""
     left, right = shingles(a), shingles(b)
     if not left or not right:
         return 0.0
-    return len(left & right) / len(left | right)
+    shared = len(left & right)
+    spare = [word for word in right - left if len(word) >= _VARIANT_LENGTH - 1]
+    for word in left - right:
+        if len(word) < _VARIANT_LENGTH - 1:
+            continue
+        twin = next((other for other in spare if abs(len(word) - len(other)) == 1
+                     and max(len(word), len(other)) >= _VARIANT_LENGTH
+                     and OSA.distance(word, other, score_cutoff=1) <= 1), None)
+        if twin is not None:
+            spare.remove(twin)
+            shared += 1
+    return shared / (len(left) + len(right) - shared)
 
 
 class NearDuplicateStage(BaseStage):
