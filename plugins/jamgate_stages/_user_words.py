@@ -1,0 +1,106 @@
+"""The words that name the user in an agent's note, one table for every stage (D-386).
+
+An agent or an extractor writes about the person in the third person: "The user prefers …",
+"Der Nutzer arbeitet …", "L'utilisatrice …", "Пользователь …", "用户…", "ユーザーは…". Every
+stage that reads that word reads it from here, so a language added once is read everywhere:
+the opening of a reported thanks, question or request (`_reported_thanks`, `_reported_asks`),
+a report about the user rather than the assistant's self-talk (`_self_shapes`), the holder of
+a fact (`change`), the words a near-copy may add (`change`), and the classifier's `user`
+marker class (`classifier.markers`).
+
+`SUBJECT` holds the forms that stand as the subject of a sentence (singular, both genders, the
+definite form where a language glues its article on); `OTHER_FORMS` the possessive, oblique and
+plural forms, and the indefinite forms that are also verbs (Norwegian and Danish "bruker",
+"bruger": "uses"; Hebrew "משתמש": "uses"), which name the user but do not open a note as its
+subject. `UNSPACED` holds the words of scripts written without spaces, matched as substrings.
+Not here: a password slot or a login label (`_secret_slots.SLOT_WORDS`, "user:" in
+`credentials`), which name an account's user name, not the person.
+"""
+
+from __future__ import annotations
+
+import re
+
+from jamgate_core import fold
+from jamgate_stages._text import wordset
+
+# `_` joins the words of one entry ("người_dùng").
+SUBJECT = wordset("""
+user
+nutzer nutzerin benutzer benutzerin anwender anwenderin
+utilisateur utilisatrice usuario usuaria usuário usuária utilizador utilizadora utente usuari
+gebruiker användaren brukeren brugeren
+użytkownik użytkowniczka uživatel uživatelka
+пользователь пользовательница користувач користувачка потребител корисник
+χρήστης χρήστρια
+kullanıcı käyttäjä felhasználó utilizator utilizatorul utilizatoarea
+mtumiaji pengguna gumagamit người_dùng
+کاربر המשתמש המשתמשת משתמשת المستخدم المستخدمة
+उपयोगकर्ता यूज़र यूजर ব্যবহারকারী მომხმარებელი օգտատեր
+""")
+OTHER_FORMS = wordset("""
+user's users'
+nutzers benutzers anwenders
+utilisateurs usuarios utilizadores usuários utenti
+användare bruker bruger משתמש
+käyttäjän käyttäjää käyttäjälle käyttäjällä käyttäjältä
+kullanıcının kullanıcıya kullanıcıyı kullanıcıda kullanıcıdan
+пользователя пользователю пользователем пользователе пользователей
+користувача користувачеві користувачу користувачки користувачці
+потребителя потребителят
+użytkownika użytkownikowi użytkowniku użytkowniczki użytkowniczce
+uživatele uživateli uživatelky uživatelce
+utilizatorului utilizatoarei felhasználónak felhasználót felhasználója felhasználónál
+χρήστη χρήστες
+""")
+UNSPACED = ("用户", "用戶", "使用者", "ユーザー", "사용자", "ผู้ใช้", "उपयोगकर्ता")
+# Articles and determiners that may stand before the word ("the user", "die Nutzerin",
+# "l'utilisateur", "a felhasználó", "ο χρήστης").
+ARTICLES = wordset("the this our der die den la le el il o a de ο η το")
+# After the word, it is someone else's: "the user's wife", "用户的", "ユーザーの", "사용자의".
+POSSESSIVE = r"['’]s\b|\s*(?:的|の|의|का|की|के)"
+
+
+def _forms(words: frozenset[str]) -> list[str]:
+    """Each word and, where folding leaves it ASCII, its form typed without diacritics
+    ("usuario" for "usuário", "uzytkownik"), longest first; `_` becomes a space."""
+    spelled = {w.replace("_", " ") for w in words}
+    bare = {f for w in spelled if not w.isascii() and (f := fold(w)).isascii()}
+    return sorted(spelled | bare, key=lambda w: (-len(w), w))
+
+
+# Hebrew and Arabic glue one or two letters before a word ("שהמשתמשת", "والمستخدم").
+_HEBREW_PROCLITIC = r"(?:[\u05d0-\u05ea]{1,2})?"
+_ARABIC_PROCLITIC = r"(?:[\u0621-\u064a]{1,2})?"
+
+
+def _glued(word: str) -> str:
+    """The proclitics `word` may take inside a text, by its script ("" for none)."""
+    if "\u05d0" <= word[:1] <= "\u05ea":
+        return _HEBREW_PROCLITIC
+    return _ARABIC_PROCLITIC if "\u0621" <= word[:1] <= "\u064a" else ""
+
+
+def alternation(words: frozenset[str], *, proclitics: bool = False) -> str:
+    """A regex alternation of `words` (and their forms without diacritics), blanks as `\\s+`;
+    with `proclitics`, a Hebrew or Arabic word may have one or two letters glued before it."""
+    return "|".join((_glued(w) if proclitics else "") + re.escape(w).replace(r"\ ", r"\s+")
+                    for w in _forms(words))
+
+
+def opening(forms: frozenset[str] = SUBJECT, *, possessive: bool = True, lead: str = "^") -> str:
+    """A pattern for the user named at the opening of a lowercased text: an optional article,
+    then one of `forms` as a whole word, or one of `UNSPACED` anywhere after it. With
+    `possessive=False` a possessive after the word ("the user's", "用户的") does not match."""
+    after = r"(?!\w" + ("" if possessive else "|" + POSSESSIVE) + ")"
+    unspaced = "|".join(UNSPACED)
+    tail = "" if possessive else rf"(?!{POSSESSIVE})"
+    articles = "|".join(sorted(ARTICLES, key=lambda w: (-len(w), w)))
+    return (rf"{lead}(?:(?:{articles})\s+|l['’])?(?:{alternation(forms)}){after}|"
+            rf"{lead}(?:{unspaced}){tail}")
+
+
+def marker_table() -> tuple[str, str]:
+    """The classifier's `user` marker class: every form, spaced and unspaced, as its tables
+    are written (blank-separated, `_` joining a phrase's words)."""
+    return " ".join(sorted(SUBJECT | OTHER_FORMS)), " ".join(UNSPACED)
