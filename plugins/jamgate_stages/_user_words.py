@@ -29,7 +29,7 @@ SUBJECT = wordset("""
 user
 nutzer nutzerin benutzer benutzerin anwender anwenderin
 utilisateur utilisatrice usuario usuaria usuário usuária utilizador utilizadora utente usuari
-gebruiker användaren brukeren brugeren
+gebruiker användaren användare brukeren brugeren
 użytkownik użytkowniczka uživatel uživatelka
 пользователь пользовательница користувач користувачка потребител корисник
 χρήστης χρήστρια
@@ -42,7 +42,7 @@ OTHER_FORMS = wordset("""
 user's users'
 nutzers benutzers anwenders
 utilisateurs usuarios utilizadores usuários utenti
-användare bruker bruger משתמש
+bruker bruger משתמש
 käyttäjän käyttäjää käyttäjälle käyttäjällä käyttäjältä
 kullanıcının kullanıcıya kullanıcıyı kullanıcıda kullanıcıdan
 пользователя пользователю пользователем пользователе пользователей
@@ -61,11 +61,16 @@ ARTICLES = wordset("the this our der die den la le el il o a de ο η το")
 POSSESSIVE = r"['’]s\b|\s*(?:的|の|의|का|की|के)"
 
 
+# Letters folding keeps that a keyboard without them replaces ("kullanici", "uzytkownik").
+_UNMARKED = str.maketrans({"ı": "i", "ł": "l", "ø": "o", "đ": "d"})
+
+
 def _forms(words: frozenset[str]) -> list[str]:
     """Each word and, where folding leaves it ASCII, its form typed without diacritics
     ("usuario" for "usuário", "uzytkownik"), longest first; `_` becomes a space."""
     spelled = {w.replace("_", " ") for w in words}
-    bare = {f for w in spelled if not w.isascii() and (f := fold(w)).isascii()}
+    bare = {f for w in spelled
+            if not w.isascii() and (f := fold(w).translate(_UNMARKED)).isascii()}
     return sorted(spelled | bare, key=lambda w: (-len(w), w))
 
 
@@ -101,6 +106,8 @@ def opening(forms: frozenset[str] = SUBJECT, *, possessive: bool = True, lead: s
 
 
 def marker_table() -> tuple[str, str]:
-    """The classifier's `user` marker class: every form, spaced and unspaced, as its tables
-    are written (blank-separated, `_` joining a phrase's words)."""
-    return " ".join(sorted(SUBJECT | OTHER_FORMS)), " ".join(UNSPACED)
+    """The classifier's `user` marker class: every form (and its form typed without
+    diacritics), spaced and unspaced, as its tables are written (blank-separated, `_` joining
+    a phrase's words)."""
+    spaced = (w.replace(" ", "_") for w in _forms(SUBJECT | OTHER_FORMS))
+    return " ".join(spaced), " ".join(UNSPACED)

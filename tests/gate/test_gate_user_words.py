@@ -30,8 +30,9 @@ def test_every_form_is_a_user_marker_and_a_person(word: str) -> None:
 
 
 @pytest.mark.parametrize("text", [
-    "Die Nutzerin hat sich bedankt", "Utilizatoarea a mulțumit", "A felhasználó megköszönte",
-    "Käyttäjä kiitti", "המשתמשת אמרה תודה", "ผู้ใช้กล่าวขอบคุณ",
+    "Der Anwender hat sich bedankt", "Die Anwenderin bedankte sich", "Usuari agradeció",
+    "यूज़र ने धन्यवाद कहा", "Kullanici tesekkur etti", "Uzytkownik podziekowal",
+    "Die Nutzerin hat sich bedankt", "Utilizatoarea a mulțumit", "ผู้ใช้กล่าวขอบคุณ",
 ])
 def test_a_reported_thanks_in_languages_of_the_table(text: str) -> None:
     assert _reported_thanks.reported_thanks(text)
