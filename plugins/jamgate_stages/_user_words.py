@@ -74,23 +74,46 @@ def _forms(words: frozenset[str]) -> list[str]:
     return sorted(spelled | bare, key=lambda w: (-len(w), w))
 
 
+_Node = dict[str, "_Node"]
+
+
+def _trie(words: list[str]) -> str:
+    """One regex for `words` that shares their common openings, so a position fails at its
+    first letter instead of once per word (blanks as `\\s+`)."""
+    root: _Node = {}
+    for word in words:
+        node = root
+        for char in word:
+            node = node.setdefault(char, {})
+        node[""] = {}
+
+    def emit(node: _Node) -> str:
+        branches = [(r"\s+" if char == " " else re.escape(char)) + emit(child)
+                    for char, child in sorted(node.items()) if char]
+        if not branches:
+            return ""
+        if "" in node:
+            return "(?:" + "|".join(branches) + ")?"
+        return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+
+    return emit(root)
+
+
 # Hebrew and Arabic glue one or two letters before a word ("שהמשתמשת", "والمستخدم").
-_HEBREW_PROCLITIC = r"(?:[\u05d0-\u05ea]{1,2})?"
-_ARABIC_PROCLITIC = r"(?:[\u0621-\u064a]{1,2})?"
-
-
-def _glued(word: str) -> str:
-    """The proclitics `word` may take inside a text, by its script ("" for none)."""
-    if "\u05d0" <= word[:1] <= "\u05ea":
-        return _HEBREW_PROCLITIC
-    return _ARABIC_PROCLITIC if "\u0621" <= word[:1] <= "\u064a" else ""
+_PROCLITICS = ((("\u05d0", "\u05ea"), r"(?:[\u05d0-\u05ea]{1,2})?"),
+               (("\u0621", "\u064a"), r"(?:[\u0621-\u064a]{1,2})?"))
 
 
 def alternation(words: frozenset[str], *, proclitics: bool = False) -> str:
-    """A regex alternation of `words` (and their forms without diacritics), blanks as `\\s+`;
+    """A regex for any of `words` (and their forms without diacritics), blanks as `\\s+`;
     with `proclitics`, a Hebrew or Arabic word may have one or two letters glued before it."""
-    return "|".join((_glued(w) if proclitics else "") + re.escape(w).replace(r"\ ", r"\s+")
-                    for w in _forms(words))
+    forms = _forms(words)
+    parts = []
+    for (low, high), glued in _PROCLITICS if proclitics else ():
+        own = [w for w in forms if low <= w[:1] <= high]
+        forms = [w for w in forms if w not in own]
+        parts.append(glued + "(?:" + _trie(own) + ")")
+    return "|".join([_trie(forms), *parts])
 
 
 def opening(forms: frozenset[str] = SUBJECT, *, possessive: bool = True, lead: str = "^") -> str:
