@@ -2,7 +2,7 @@
 
 Written from the `credential` and `credential-lookalike` definitions (CATEGORIES.md) before the
 rule: a secret word, perhaps the account it is for, and the value at once ("my wifi password
-…", "Passwort fürs NAS …", "PIN 4471", "WLAN-Schlüssel …"), in 16 languages, with digits and
+…", "Passwort fürs NAS …", "PIN 4471", "WLAN-Schlüssel …"), in 19 languages, with digits and
 with letters only; beside them, benign text in the same shapes — the word followed by a word
 of the language, a product, an app, a place, a rule or a reminder. Values are random strings,
 not remembered passwords.
