@@ -1,0 +1,86 @@
+"""Term order: how many of a query's adjacent word pairs a record holds adjacent and in the
+same order ("my mother's neighbour" is not "my neighbour's mother"), stopwords skipped on
+both sides. A standard IR proximity signal that needs no language: the keyword ranking
+re-weighs its few best rows by it (D-394)."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from jamgate_adapters.stores.kit.lexical import QueryTerm, match_terms, subject_text
+from jamgate_core.text import STOPWORDS, fold, is_cjk, runs
+
+# A record holding every adjacent pair of the query has its keyword score raised by this share.
+PROXIMITY_WEIGHT = 0.3
+# ... and by this share of the query's words it holds (a coordination factor).
+COVERAGE_WEIGHT = 1.0
+# The keyword rows re-weighed: at least this many of bm25's best.
+RERANK_ROWS = 40
+
+
+class Adjacency:
+    """A query's ordered pairs of adjacent content words, as indexes into its terms (a word
+    matches as `match_terms` matches it: a 4+ letter stem as a prefix, else whole)."""
+
+    def __init__(self, query: str) -> None:
+        terms: list[QueryTerm] = []
+        sequence: list[int] = []
+        for word in runs(fold(query)):
+            if word in STOPWORDS or any(is_cjk(ch) for ch in word):
+                sequence.append(-1)  # a CJK word breaks the sequence (its grams are unordered)
+                continue
+            for term in match_terms(word)[:1]:
+                if term not in terms:
+                    terms.append(term)
+                sequence.append(terms.index(term))
+        content = [n for n in sequence if n >= 0]
+        self.pairs = {(a, b) for a, b in itertools.pairwise(content) if a != b}
+        self.count = len(terms)
+        self._exact = {term.text: n for n, term in enumerate(terms) if not term.prefix}
+        self._prefixes: dict[int, dict[str, int]] = {}
+        for n, term in enumerate(terms):
+            if term.prefix:
+                self._prefixes.setdefault(len(term.text), {})[term.text] = n
+
+    def _term(self, token: str) -> int:
+        found = self._exact.get(token)
+        if found is not None:
+            return found
+        for length, table in self._prefixes.items():
+            found = table.get(token[:length])
+            if found is not None:
+                return found
+        return -1
+
+    def weight(self, text: str, subject: str | None) -> float:
+        """What a record's keyword score is multiplied by: 1, plus PROXIMITY_WEIGHT times the
+        share of the query's pairs it holds adjacent and in order, plus COVERAGE_WEIGHT times
+        the share of the query's words it holds."""
+        if not self.count:
+            return 1.0
+        held = [self._term(word) for word in _words(text, subject)]
+        found = {(a, b) for a, b in itertools.pairwise(held) if (a, b) in self.pairs}
+        words = len(set(held) - {-1})
+        return (1 + PROXIMITY_WEIGHT * len(found) / max(len(self.pairs), 1)
+                + COVERAGE_WEIGHT * words / self.count)
+
+
+@functools.lru_cache(maxsize=4_096)
+def _words(text: str, subject: str | None) -> tuple[str, ...]:
+    """A record's folded words and its subject's, stopwords dropped (CJK words whole: they
+    match no term, so they break the sequence)."""
+    return tuple(word for word in runs(fold(f"{text} {subject_text(subject)}"))
+                 if word not in STOPWORDS)
+
+
+def reweighed(query: str, rows: Sequence[Mapping[str, Any]], scores: Sequence[float],
+              keep: int) -> list[tuple[int, float]]:
+    """The `keep` best of keyword rows (each with `text` and `subject`) by their score times
+    `Adjacency.weight`, as (index into `rows`, new score); ties keep the rows' order."""
+    order = Adjacency(query)
+    weighed = [(-score * order.weight(row["text"], row["subject"]), n)
+               for n, (row, score) in enumerate(zip(rows, scores, strict=True))]
+    return [(n, -negative) for negative, n in sorted(weighed)[:keep]]
