@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from jamgate_adapters.stores.kit.lexical import QueryTerm, match_terms, subject_text
 from jamgate_core.text import STOPWORDS, fold, is_cjk, runs
@@ -76,11 +75,11 @@ def _words(text: str, subject: str | None) -> tuple[str, ...]:
                  if word not in STOPWORDS)
 
 
-def reweighed(query: str, rows: Sequence[Mapping[str, Any]], scores: Sequence[float],
+def reweighed(query: str, texts: Sequence[tuple[str, str | None]], scores: Sequence[float],
               keep: int) -> list[tuple[int, float]]:
-    """The `keep` best of keyword rows (each with `text` and `subject`) by their score times
-    `Adjacency.weight`, as (index into `rows`, new score); ties keep the rows' order."""
+    """The `keep` best of keyword rows, each as its (text, subject), by their score times
+    `Adjacency.weight`, as (index into `texts`, new score); ties keep the rows' order."""
     order = Adjacency(query)
-    weighed = [(-score * order.weight(row["text"], row["subject"]), n)
-               for n, (row, score) in enumerate(zip(rows, scores, strict=True))]
+    weighed = [(-score * order.weight(text, subject), n)
+               for n, ((text, subject), score) in enumerate(zip(texts, scores, strict=True))]
     return [(n, -negative) for negative, n in sorted(weighed)[:keep]]

@@ -268,7 +268,8 @@ class SqliteStore(SqliteAuthState, SqlitePending):
                 rows = index.keyword_rows(conn, match, params, typed,
                                           max(pool, proximity.RERANK_ROWS))
                 for n, score in proximity.reweighed(
-                        query, rows, [max(-row["rank"], 1e-9) for row in rows], pool):
+                        query, [(row["text"], row["subject"]) for row in rows],
+                        [max(-row["rank"], 1e-9) for row in rows], pool):
                     found[rows[n]["id"]] = record_of(rows[n])
                     lexical[rows[n]["id"]] = score
             matrix, facts = (self._vectors.matrix(conn, scope, len(vector)) if vector
