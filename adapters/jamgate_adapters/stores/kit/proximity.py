@@ -9,8 +9,8 @@ import functools
 import itertools
 from collections.abc import Sequence
 
-from jamgate_adapters.stores.kit.lexical import QueryTerm, match_terms, subject_text
-from jamgate_core.text import STOPWORDS, fold, is_cjk, runs
+from jamgate_adapters.stores.kit.lexical import PREFIX_MIN, QueryTerm, subject_text
+from jamgate_core.text import STOPWORDS, fold, is_cjk, runs, stem
 
 # A record holding every adjacent pair of the query has its keyword score raised by this share.
 PROXIMITY_WEIGHT = 0.3
@@ -22,7 +22,7 @@ RERANK_ROWS = 40
 
 class Adjacency:
     """A query's ordered pairs of adjacent content words, as indexes into its terms (a word
-    matches as `match_terms` matches it: a 4+ letter stem as a prefix, else whole)."""
+    matches as `lexical.match_terms` matches it: a 4+ letter stem as a prefix, else whole)."""
 
     def __init__(self, query: str) -> None:
         terms: list[QueryTerm] = []
@@ -31,10 +31,11 @@ class Adjacency:
             if word in STOPWORDS or any(is_cjk(ch) for ch in word):
                 sequence.append(-1)  # a CJK word breaks the sequence (its grams are unordered)
                 continue
-            for term in match_terms(word)[:1]:
-                if term not in terms:
-                    terms.append(term)
-                sequence.append(terms.index(term))
+            root = stem(word)
+            term = QueryTerm((root, True) if len(root) >= PREFIX_MIN else (word, False))
+            if term not in terms:
+                terms.append(term)
+            sequence.append(terms.index(term))
         content = [n for n in sequence if n >= 0]
         self.pairs = {(a, b) for a, b in itertools.pairwise(content) if a != b}
         self.count = len(terms)
@@ -43,16 +44,17 @@ class Adjacency:
         for n, term in enumerate(terms):
             if term.prefix:
                 self._prefixes.setdefault(len(term.text), {})[term.text] = n
+        self._ids = frozenset(range(len(terms)))
+        self._seen: dict[str, int] = {}  # a record word's term, once looked up
 
     def _term(self, token: str) -> int:
         found = self._exact.get(token)
-        if found is not None:
-            return found
         for length, table in self._prefixes.items():
-            found = table.get(token[:length])
             if found is not None:
-                return found
-        return -1
+                break
+            found = table.get(token[:length])
+        self._seen[token] = -1 if found is None else found
+        return self._seen[token]
 
     def weight(self, text: str, subject: str | None) -> float:
         """What a record's keyword score is multiplied by: 1, plus PROXIMITY_WEIGHT times the
@@ -60,19 +62,19 @@ class Adjacency:
         the share of the query's words it holds."""
         if not self.count:
             return 1.0
-        held = [self._term(word) for word in _words(text, subject)]
-        found = {(a, b) for a, b in itertools.pairwise(held) if (a, b) in self.pairs}
-        words = len(set(held) - {-1})
-        return (1 + PROXIMITY_WEIGHT * len(found) / max(len(self.pairs), 1)
-                + COVERAGE_WEIGHT * words / self.count)
+        seen = self._seen
+        held = [seen[word] if word in seen else self._term(word) for word in _words(text, subject)]
+        found = len(self.pairs.intersection(itertools.pairwise(held))) if self.pairs else 0
+        return (1 + PROXIMITY_WEIGHT * found / max(len(self.pairs), 1)
+                + COVERAGE_WEIGHT * len(self._ids.intersection(held)) / self.count)
 
 
 @functools.lru_cache(maxsize=4_096)
 def _words(text: str, subject: str | None) -> tuple[str, ...]:
     """A record's folded words and its subject's, stopwords dropped (CJK words whole: they
     match no term, so they break the sequence)."""
-    return tuple(word for word in runs(fold(f"{text} {subject_text(subject)}"))
-                 if word not in STOPWORDS)
+    both = f"{text} {subject_text(subject)}" if subject else text
+    return tuple(word for word in runs(fold(both)) if word not in STOPWORDS)
 
 
 def reweighed(query: str, texts: Sequence[tuple[str, str | None]], scores: Sequence[float],
