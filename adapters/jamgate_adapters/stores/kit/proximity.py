@@ -1,7 +1,8 @@
 """Term order: how many of a query's adjacent word pairs a record holds adjacent and in the
 same order ("my mother's neighbour" is not "my neighbour's mother"), stopwords skipped on
-both sides. A standard IR proximity signal that needs no language: the keyword ranking
-re-weighs its few best rows by it (D-394)."""
+both sides, and how many of the query's words a record holds (a coordination factor). Standard
+IR signals that need no language: past its budget, the SQLite keyword ranking re-weighs its
+best rows by them (D-394)."""
 
 from __future__ import annotations
 
@@ -16,8 +17,6 @@ from jamgate_core.text import STOPWORDS, fold, is_cjk, runs, stem
 PROXIMITY_WEIGHT = 0.3
 # ... and by this share of the query's words it holds (a coordination factor).
 COVERAGE_WEIGHT = 1.0
-# The keyword rows re-weighed: at least this many of bm25's best.
-RERANK_ROWS = 40
 
 
 class Adjacency:

@@ -87,6 +87,12 @@ def ranking_match(conn: sqlite3.Connection, parts: Sequence[str],
     return f"({anchors}) AND ({' OR '.join(weighed)})"
 
 
+def past_budget(match: str) -> bool:
+    """Whether `ranking_match` built the `(rarest) AND (...)` form: a plain expression is
+    quoted words joined by OR, never a parenthesis first."""
+    return match.startswith("(")
+
+
 def _weighed(conn: sqlite3.Connection, parts: Sequence[str], frequency: dict[str, int],
              budget: int, common: CommonTerms | None, anchors: Sequence[str]) -> list[str]:
     """The parts bm25 can weigh: a plain word in half the index's rows or more has an idf of

@@ -264,12 +264,13 @@ class SqliteStore(SqliteAuthState, SqlitePending):
         with self._db() as conn:
             match = index.ranking_match(conn, index.match_parts(conn, query), index.RANK_BUDGET,
                                         self._common)
-            if match is not None:  # bm25's best, re-weighed by term order and coverage
-                rows = index.keyword_rows(conn, match, params, typed,
-                                          max(pool, proximity.RERANK_ROWS))
-                for n, score in proximity.reweighed(
-                        query, [(row["text"], row["subject"]) for row in rows],
-                        [max(-row["rank"], 1e-9) for row in rows], pool):
+            if match is not None:
+                rows = index.keyword_rows(conn, match, params, typed, pool)
+                bm25 = [max(-row["rank"], 1e-9) for row in rows]
+                # past the budget, re-weighed by term order and coverage (D-394)
+                for n, score in (proximity.reweighed(
+                        query, [(row["text"], row["subject"]) for row in rows], bm25, pool)
+                        if index.past_budget(match) else enumerate(bm25)):
                     found[rows[n]["id"]] = record_of(rows[n])
                     lexical[rows[n]["id"]] = score
             matrix, facts = (self._vectors.matrix(conn, scope, len(vector)) if vector
