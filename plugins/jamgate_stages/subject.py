@@ -95,6 +95,7 @@ _COPULA = lazy_compile(
     re.ASCII,
 )
 _MAX_COPULA_WORDS = 14
+_THE_USERS = lazy_compile(r"^the\s+user['’]s\s+")
 # Words that date the value, not name the slot: "my new phone number is …" updates
 # `phone-number` (D-264). "old" and "former" stay: they name a past slot, not the present one.
 _RECENT = wordset("""new current latest updated present recent newest""")
@@ -328,7 +329,8 @@ def derive_subject(text: str, max_length: int = 300, prefix_names: bool = True,
     if kind == "thing" and "employer" in matched:
         return None  # "That works for me": a thing has no employer.
     single = len(sentences(text)) == 1 and len(lowered.split()) <= _MAX_COPULA_WORDS
-    copula = _COPULA.search(lowered) if single else None
+    # "The user's employer is …" reads as "my employer is …" (D-403).
+    copula = _COPULA.search(_THE_USERS.sub("my ", lowered)) if single else None
     if len(matched) >= 2:
         return None
     if matched:

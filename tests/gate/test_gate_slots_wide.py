@@ -126,6 +126,26 @@ def test_an_opening_word_before_the_person_is_no_holder(text: str, subject: str 
     assert derive_subject(text) == subject
 
 
+@pytest.mark.parametrize(("text", "subject"), [
+    ("The user's employer is Bosch.", "employer"),
+    ("The user's dog is called Rex.", "dog-name"),
+    ("The user's favourite tea is sencha.", "favourite-tea"),
+    ("The user's sister is a doctor.", None),  # which attribute of hers: unknown, as "my sister"
+])
+def test_the_users_slot_reads_as_my_slot(text: str, subject: str | None) -> None:
+    """D-403: "The user's employer is Bosch", an agent's note, had no subject, so "The user
+    now works at Siemens" retired nothing."""
+    from jamgate_stages.subject import derive_subject
+
+    assert derive_subject(text) == subject
+
+
+def test_the_users_employer_is_updated(app: App) -> None:
+    before = save(app, "The user's employer is Bosch.")
+    after = save(app, "The user now works at Siemens.")
+    assert (after.decision, after.superseded_ids) == ("superseded", [before.id]), after.message
+
+
 def test_an_update_after_an_opening_word_retires_the_old_home(app: App) -> None:
     before = save(app, "I live in Bristol.")
     after = save(app, "Actually, I live in Leeds now.")
