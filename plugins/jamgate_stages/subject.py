@@ -221,7 +221,7 @@ def holder(text: str, prefix_names: bool = True) -> Holder:
     lowered = [w.lower() for w in words]
     if not words:
         return "unknown", None
-    if lowered[0] == "the" and lowered[1:2] in (["user"], ["user's"]):
+    if lowered[0] == "the" and lowered[1:2] in (["user"], ["user's"], ["user’s"]):
         words, lowered = words[1:], lowered[1:]
     if lowered[0] in lang.POSSESSIVE_ARTICLES and lowered[1:2] and (
         lowered[1] in lang.POSSESSIVES

@@ -131,6 +131,8 @@ def test_an_opening_word_before_the_person_is_no_holder(text: str, subject: str 
     ("The user's dog is called Rex.", "dog-name"),
     ("The user's favourite tea is sencha.", "favourite-tea"),
     ("The user's sister is a doctor.", None),  # which attribute of hers: unknown, as "my sister"
+    ("The user’s sister lives in Oslo.", "sister-location"),  # was `user’s-location`
+    ("The user’s employer is Bosch.", "employer"),
 ])
 def test_the_users_slot_reads_as_my_slot(text: str, subject: str | None) -> None:
     """D-403: "The user's employer is Bosch", an agent's note, had no subject, so "The user
