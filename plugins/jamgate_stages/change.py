@@ -20,7 +20,9 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field
 
 from jamgate_core import TRUST, BaseStage, Candidate, MemoryRecord, StageContext, StageResult
+from jamgate_core.models import Related
 from jamgate_stages._lazy_re import lazy_compile
+from jamgate_stages._pair_search import best_pair
 from jamgate_stages._replaced_names import holds_all, replaced_terms
 from jamgate_stages._text import fold, stem, words, wordset
 from jamgate_stages._things import closes_account, thing_kinds
@@ -145,19 +147,27 @@ class ChangeStage(BaseStage):
         semantic_floor: float = Field(default=0.87, gt=0, le=1)
         lexical_floor: float = Field(default=0.3, gt=0, le=1)
         candidates: int = Field(default=5, ge=1, le=20)
+        # The learned pair signal (D-362): retire only at a high probability, else a hint.
+        pair: bool = True
+        pair_retire: float = Field(default=0.9, gt=0, le=1)
+        pair_related: float = Field(default=0.5, gt=0, le=1)
 
     def evaluate(self, candidate: Candidate, ctx: StageContext) -> StageResult:
         # Passing state in the classifier's reading, unless it updates a fact (D-289).
         pending = candidate.annotations.get(PENDING_REFUSAL)
         otherwise = StageResult.reject(*pending) if pending else StageResult.passed()
-        if not (declares_change(candidate.text) or closes_account(candidate.text)) \
-                or is_past(candidate.text, ctx.now):
+        if is_past(candidate.text, ctx.now):
             return otherwise
-        if candidate.subject is not None and ctx.view.by_subject(candidate.subject):
+        judged = candidate.subject is not None and bool(ctx.view.by_subject(candidate.subject))
+        if not (declares_change(candidate.text) or closes_account(candidate.text)):
+            # the rules are silent: the learned pair signal may act, never on passing state
+            # nor where the supersede stage has judged the subject (D-362)
+            return otherwise if pending or judged else self._by_pair(candidate, ctx, otherwise)
+        if judged:
             return StageResult.passed()  # the supersede stage has judged it
         replaced = self._replaced(candidate, ctx)
         if replaced is None:
-            return otherwise
+            return otherwise if pending else self._by_pair(candidate, ctx, otherwise)
         return StageResult(
             retire=[replaced.id], reason_code="supersede.change",
             message=(f'Saved: "{candidate.text}", and retired the older memory it says it '
@@ -185,6 +195,30 @@ class ChangeStage(BaseStage):
         if (found := self._first(lexical, candidate, kind, ctx)) is not None:
             return found
         return self._same_kind(candidate, kind, ctx)
+
+    def _by_pair(self, candidate: Candidate, ctx: StageContext,
+                 otherwise: StageResult) -> StageResult:
+        """The learned pair signal where the rules found nothing (D-362): the person's live
+        fact it scores highest is retired at `pair_retire` or above, named in `related` at
+        `pair_related` or above; below, nothing."""
+        if not self.options.pair:
+            return otherwise
+        found = best_pair(candidate, ctx, self.options.candidates,
+                          lambda r, kind: self._may_retire(r, candidate, kind, ctx))
+        if found is None:
+            return otherwise
+        record, probability = found
+        if probability >= self.options.pair_retire:
+            return StageResult(
+                retire=[record.id], reason_code="supersede.pair",
+                message=(f'Saved: "{candidate.text}", and retired the older memory it most '
+                         f'likely replaces (learned signal, {probability:.2f}): "{record.text}" '
+                         f"[id {record.id}]. If both still hold, save the older one again."))
+        if probability >= self.options.pair_related:
+            return StageResult.passed(related=[Related(
+                id=record.id, text=record.text, subject=record.subject,
+                similarity=round(probability, 4))])
+        return otherwise
 
     def _same_kind(self, candidate: Candidate, kind: str,
                    ctx: StageContext) -> MemoryRecord | None:
