@@ -32,8 +32,10 @@ from jamgate_stages import _pair
 ROOT = Path(__file__).resolve().parent.parent
 UPDATES = ROOT / "tests" / "corpus" / "updates"
 SOURCES = {"sequences": "dev", "sequences2": "dev", "sequences3": "train"}
-MODES = ("hashed", "vector")
+MODES = ("lexical", "vector")
 CACHE = Path("/tmp") / "jamgate-pair-vectors.json"
+# Chosen out of fold at the pair level (D-362): the vector model reads 1,175 features.
+C_DEFAULT = {"lexical": 0.2, "vector": 0.1}
 
 
 def load() -> dict[str, list[UpdateSequence]]:
@@ -76,23 +78,33 @@ def vectors(texts: Sequence[str]) -> dict[str, list[float]]:
     return cache
 
 
-def matrix(pairs: Sequence[tuple[str, str, int]], mode: str,
-           vecs: dict[str, list[float]]) -> tuple[np.ndarray, np.ndarray]:
-    rows = [_pair.pair_features(new, old, vecs.get(new) if mode == "vector" else None,
-                                vecs.get(old) if mode == "vector" else None)
-            for new, old, _ in pairs]
-    return np.vstack(rows), np.array([label for *_, label in pairs])
-
-
-def fit(x: np.ndarray, y: np.ndarray, mode: str, c: float) -> _pair.PairModel:
+def fit(x: np.ndarray, y: np.ndarray, c: float, dim: int) -> _pair.PairModel:
+    """Logistic regression on standardised features, classes balanced."""
     mean = x.mean(axis=0)
     scale = x.std(axis=0)
     scale[scale < 1e-6] = 1.0
     model = LogisticRegression(C=c, max_iter=4000, class_weight="balanced")
     model.fit((x - mean) / scale, y)
-    dim = 384 if mode == "vector" else 0
-    return _pair.PairModel(mode, mean.astype(np.float32), scale.astype(np.float32),
+    return _pair.PairModel("logistic", mean.astype(np.float32), scale.astype(np.float32),
                            model.coef_[0].astype(np.float32), float(model.intercept_[0]), dim)
+
+
+def train_model(sequences: Sequence[UpdateSequence], mode: str, c: float,
+                vecs: dict[str, list[float]]) -> _pair.PairModel:
+    """The model of a mode on every pair of the given sequences."""
+    pairs = [row for s in sequences for row in pairs_of(s)]
+    x = np.vstack([_pair.pair_input(n, o, vecs.get(n) if mode == "vector" else None,
+                                    vecs.get(o) if mode == "vector" else None)
+                   for n, o, _ in pairs])
+    return fit(x, np.array([y for *_, y in pairs]), c, 384 if mode == "vector" else 0)
+
+
+def set_threshold(retire: float) -> None:
+    """The change stage's retirement threshold for the runs that follow."""
+    from jamgate_stages.change import ChangeStage
+
+    ChangeStage.Options.model_fields["pair_retire"].default = retire
+    ChangeStage.Options.model_rebuild(force=True)
 
 
 def fold_of(persona: str, folds: int) -> int:
@@ -101,19 +113,19 @@ def fold_of(persona: str, folds: int) -> int:
 
 def out_of_fold(data: dict[str, list[UpdateSequence]], mode: str, c: float, folds: int,
                 vecs: dict[str, list[float]], run: bool) -> dict[str, Any]:
-    """Pair-level scores and, with `run`, the whole gate on each fold's dev sequences."""
-    everything = [(s, p) for rows in data.values() for s in rows for p in pairs_of(s)]
+    """Pair-level scores and, with `run`, the whole gate on each fold's sequences."""
+    everything = [s for rows in data.values() for s in rows]
     probabilities: list[tuple[float, int, str]] = []
-    reports: dict[str, list[dict[str, Any]]] = {"sequences": [], "sequences2": [],
-                                                "sequences3": []}
+    reports: dict[str, list[dict[str, Any]]] = {name: [] for name in data}
     for fold in range(folds):
-        train = [p for s, p in everything if fold_of(s.persona, folds) != fold]
-        held = [(s, p) for s, p in everything if fold_of(s.persona, folds) == fold]
-        model = fit(*matrix(train, mode, vecs), mode, c)
-        if held:
-            x, y = matrix([p for _, p in held], mode, vecs)
-            probabilities += [(model.probability(row), int(label), s.id)
-                              for row, label, (s, _) in zip(x, y, held, strict=True)]
+        model = train_model([s for s in everything if fold_of(s.persona, folds) != fold],
+                            mode, c, vecs)
+        for s in everything:
+            if fold_of(s.persona, folds) == fold:
+                probabilities += [
+                    (_pair.probability(model, n, o, vecs.get(n) if mode == "vector" else None,
+                                       vecs.get(o) if mode == "vector" else None), y, s.id)
+                    for n, o, y in pairs_of(s)]
         if run:
             _pair._OVERRIDE[mode] = model
             try:
@@ -128,7 +140,8 @@ def out_of_fold(data: dict[str, list[UpdateSequence]], mode: str, c: float, fold
 
 
 def summary(probabilities: list[tuple[float, int, str]]) -> dict[str, Any]:
-    out = {}
+    """Pairs found and false at a few thresholds."""
+    out: dict[str, Any] = {}
     for threshold in (0.5, 0.7, 0.8, 0.9, 0.95):
         hits = sum(p >= threshold and y for p, y, _ in probabilities)
         false = sum(p >= threshold and not y for p, y, _ in probabilities)
@@ -157,7 +170,10 @@ def merged(reports: list[dict[str, Any]]) -> dict[str, int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--mode", choices=[*MODES, "both"], default="both")
-    parser.add_argument("--c", type=float, default=0.05)
+    parser.add_argument("--c", type=float, default=None,
+                        help="inverse regularisation (default: lexical 0.2, vector 0.1)")
+    parser.add_argument("--retire", type=float, default=0.9,
+                        help="the change stage's retirement threshold for --run")
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--run", action="store_true", help="run the gate on each fold")
     parser.add_argument("--write", action="store_true", help="fit on all, write weights")
@@ -166,13 +182,15 @@ def main() -> None:
     texts = [t for rows in data.values() for s in rows for t in s.saves]
     modes = MODES if args.mode == "both" else (args.mode,)
     vecs = vectors(texts) if "vector" in modes else {}
+    set_threshold(args.retire)
     for mode in modes:
-        result = out_of_fold(data, mode, args.c, args.folds, vecs, args.run)
-        print(json.dumps({"mode": mode, "c": args.c, "pairs": summary(result["pairs"]),
+        c = args.c if args.c is not None else C_DEFAULT[mode]
+        result = out_of_fold(data, mode, c, args.folds, vecs, args.run)
+        print(json.dumps({"mode": mode, "c": c, "retire": args.retire,
+                          "pairs": summary(result["pairs"]),
                           "gate": {k: merged(v) for k, v in result["reports"].items() if v}}))
         if args.write:
-            everything = [p for rows in data.values() for s in rows for p in pairs_of(s)]
-            model = fit(*matrix(everything, mode, vecs), mode, args.c)
+            model = train_model([s for rows in data.values() for s in rows], mode, c, vecs)
             _pair.WEIGHTS_DIR.mkdir(exist_ok=True)
             model.save(_pair.WEIGHTS_DIR / f"pair_{mode}.npz")
 

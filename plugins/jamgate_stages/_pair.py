@@ -4,23 +4,21 @@ The change stage's rules find an update by what the text says (change words, slo
 named replacements, kinds of thing); they fit the phrasings they were written from. This is a
 small logistic model over features of the pair (new save, stored fact) that read no language:
 
-- `rules`: the rules' own signals as numbers — the same holder, another person's text, past
-  time, a wish, a declared change, an addition word, word overlap, a refinement, the same kind
-  of thing or slot phrase on both sides;
-- `vector` (with an embedder): the cosine of the two passage vectors, their element-wise
-  product and absolute difference — the embedder is multilingual, so the model learns what a
-  replacement looks like in its space, not in words;
-- `hashed` (without one): shared and unshared character trigrams of the two texts, and hashed
-  words of the new text.
+- the rules' own signals as numbers — the holder of each text, past time, a wish, a declared
+  change, an addition word, word overlap, a refinement, the same kind of thing or slot phrase;
+- the overlap of the two texts' character trigrams (shared, and each side's own share), which
+  reads a refinement or a copy in any script;
+- with an embedder, the cosine of the two passage vectors, their element-wise product and the
+  two vectors themselves: the embedder is multilingual, so the model learns what a present
+  statement of a one-valued slot and its replacement look like in its space, not in words.
 
-Weights are trained offline (`scripts/train_pair_signal.py`) and shipped as `pair_*.npz`
-beside this module; inference is one dot product in numpy.
+Weights are trained offline (`scripts/train_pair_signal.py`) and shipped as
+`pair_weights/pair_<mode>.npz` beside this module; inference is one dot product in numpy.
 """
 
 from __future__ import annotations
 
 import math
-import zlib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -37,12 +35,12 @@ from jamgate_stages.change_words import declares_change
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from datetime import datetime
+    from types import ModuleType
 
-HASH_DIM = 512
 WEIGHTS_DIR = Path(__file__).parent / "pair_weights"
 
 
-def _change_module():  # type: ignore[no-untyped-def]
+def _change_module() -> ModuleType:
     from jamgate_stages import change  # late: change imports this module
 
     return change
@@ -67,22 +65,28 @@ def _wishes(text: str) -> bool:
     return bool(_WISH_WORDS & set(words(lowered))) or "'d like" in lowered or "one day" in lowered
 
 
-def rule_features(new: str, old: str, now: datetime | None = None) -> np.ndarray:
-    """The rules' signals about the pair, as numbers."""
+def text_features(new: str, now: datetime | None = None) -> np.ndarray:
+    """The rules' signals about the new save alone: what it says of time and intent."""
     change = _change_module()
     kind = change.holder_kind(new)
-    old_kind = change.holder_kind(old)
-    new_kinds, old_kinds = thing_kinds(new, phone_context=True), thing_kinds(old,
-                                                                             phone_context=True)
+    return np.array([
+        float(kind == "self"), float(kind == "other"), float(kind == "unknown"),
+        float(kind.startswith("mine:")), float(is_past(new, now)), float(_wishes(new)),
+        float(declares_change(new)), float(_added(new)), math.log(len(new) + 1),
+    ], dtype=np.float32)
+
+
+def relation_features(new: str, old: str) -> np.ndarray:
+    """The rules' signals about the pair: holder, overlap, refinement, kind and slot."""
+    change = _change_module()
+    new_kinds, old_kinds = (thing_kinds(new, phone_context=True),
+                            thing_kinds(old, phone_context=True))
     new_slot, old_slot = slot_phrase(new), slot_phrase(old)
     return np.array([
-        float(change.same_holder(kind, old, new)),
-        float(kind == "other"), float(old_kind == "other"),
-        float(kind.startswith("mine:")), float(old_kind.startswith("mine:")),
-        float(is_past(new, now)), float(_wishes(new)), float(declares_change(new)),
-        float(_added(new)),
+        float(change.same_holder(change.holder_kind(new), old, new)),
+        float(change.holder_kind(old) == "other"),
         change.lexical_similarity(new, old),
-        float(change.refines(new, old)), float(change.adds_to(new, old)),
+        float(change.refines(new, old)), float(change.adds_to(new, old)), float(_added(new)),
         float(bool(new_kinds & old_kinds)),
         float(new_slot is not None and new_slot == old_slot),
         float(new_slot is not None and old_slot is not None and new_slot != old_slot),
@@ -90,44 +94,45 @@ def rule_features(new: str, old: str, now: datetime | None = None) -> np.ndarray
     ], dtype=np.float32)
 
 
-def _bucket(token: str) -> int:
-    return zlib.crc32(token.encode("utf-8")) % HASH_DIM
-
-
 def _trigrams(text: str) -> set[str]:
     folded = " " + " ".join(words(fold(text))) + " "
     return {folded[i:i + 3] for i in range(len(folded) - 2)}
 
 
-def hashed_features(new: str, old: str) -> np.ndarray:
-    """Overlap of character trigrams, and hashed words of the new text and trigrams only it
-    holds."""
+def _unit(vector: Sequence[float]) -> np.ndarray:
+    out = np.asarray(vector, dtype=np.float32)
+    return out / (np.linalg.norm(out) or 1.0)
+
+
+def cosine(left: Sequence[float], right: Sequence[float]) -> float:
+    """The cosine of two vectors."""
+    return float(_unit(left) @ _unit(right))
+
+
+def overlap(new: str, old: str) -> np.ndarray:
+    """Trigram overlap of the two texts: shared over all, new's own share, old's own share."""
     left, right = _trigrams(new), _trigrams(old)
-    shared = left & right
-    out = np.zeros(3 + 2 * HASH_DIM, dtype=np.float32)
-    out[0] = len(shared) / max(1, len(left | right))
-    out[1] = len(left - right) / max(1, len(left))
-    out[2] = len(right - left) / max(1, len(right))
-    for word in words(fold(new)):
-        out[3 + _bucket(word)] = 1.0
-    for gram in left - right:
-        out[3 + HASH_DIM + _bucket(gram)] += 1.0 / math.sqrt(max(1, len(left)))
-    return out
+    return np.array([len(left & right) / max(1, len(left | right)),
+                     len(left - right) / max(1, len(left)),
+                     len(right - left) / max(1, len(right))], dtype=np.float32)
 
 
-def vector_features(new_vec: Sequence[float], old_vec: Sequence[float]) -> np.ndarray:
-    """Cosine, element-wise product and absolute difference of two passage vectors."""
-    u, v = np.asarray(new_vec, dtype=np.float32), np.asarray(old_vec, dtype=np.float32)
-    u = u / (np.linalg.norm(u) or 1.0)
-    v = v / (np.linalg.norm(v) or 1.0)
-    return np.concatenate([[float(u @ v)], u * v, np.abs(u - v)]).astype(np.float32)
+def pair_input(new: str, old: str, new_vec: Sequence[float] | None,
+               old_vec: Sequence[float] | None, now: datetime | None = None) -> np.ndarray:
+    """What a model reads: the rules' signals and the trigram overlap, and with both vectors
+    their cosine, element-wise product and the vectors themselves (the `vector` mode)."""
+    base = [text_features(new, now), relation_features(new, old), overlap(new, old)]
+    if new_vec is not None and old_vec is not None:
+        u, v = _unit(new_vec), _unit(old_vec)
+        base += [np.array([float(u @ v)], dtype=np.float32), u * v, u, v]
+    return np.concatenate(base).astype(np.float32)
 
 
 @dataclass(frozen=True)
 class PairModel:
     """A logistic model over standardised pair features."""
 
-    mode: str  # "vector" or "hashed"
+    mode: str  # "vector" or "lexical"
     mean: np.ndarray
     scale: np.ndarray
     weights: np.ndarray
@@ -135,6 +140,7 @@ class PairModel:
     dim: int = 0  # the vector size a `vector` model reads
 
     def probability(self, features: np.ndarray) -> float:
+        """The model's probability for one feature row."""
         z = float(((features - self.mean) / self.scale) @ self.weights + self.bias)
         return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
@@ -151,13 +157,10 @@ class PairModel:
                        float(data["bias"]), int(data["dim"]))
 
 
-def pair_features(new: str, old: str, new_vec: Sequence[float] | None,
-                  old_vec: Sequence[float] | None, now: datetime | None = None) -> np.ndarray:
-    """The features a model of the mode the vectors allow reads."""
-    rules = rule_features(new, old, now)
-    if new_vec is not None and old_vec is not None:
-        return np.concatenate([rules, vector_features(new_vec, old_vec)])
-    return np.concatenate([rules, hashed_features(new, old)])
+def probability(model: PairModel, new: str, old: str, new_vec: Sequence[float] | None,
+                old_vec: Sequence[float] | None, now: datetime | None = None) -> float:
+    """The model's probability that `new` replaces `old`."""
+    return model.probability(pair_input(new, old, new_vec, old_vec, now))
 
 
 # Where the models are read from; the training script points it at a fold's models.
@@ -171,7 +174,7 @@ def _shipped(mode: str) -> PairModel | None:
 
 
 def model_for(mode: str) -> PairModel | None:
-    """The pair model of a mode (`vector` or `hashed`), or None when none ships."""
+    """The pair model of a mode (`vector` or `lexical`), or None when none ships."""
     if mode in _OVERRIDE:
         return _OVERRIDE[mode]
     return _shipped(mode)

@@ -6,21 +6,26 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from jamgate_core import Candidate, MemoryRecord, StageContext
-from jamgate_stages._pair import model_for, pair_features
+from jamgate_stages._pair import cosine, model_for, probability
 
 
 def best_pair(candidate: Candidate, ctx: StageContext, limit: int,
               may_retire: Callable[[MemoryRecord, str], bool]
-              ) -> tuple[MemoryRecord, float] | None:
+              ) -> tuple[MemoryRecord, float, float] | None:
     """The record the model scores highest among the candidate's neighbours that it may
     retire (`may_retire(record, holder kind)`: live, trusted, older, the same holder), with
-    its probability; None without a model or a neighbour. With an embedder the neighbours are
+    its probability and its similarity (the cosine of the vectors, or the word overlap);
+    None without a model or a neighbour. With an embedder the neighbours are
     the nearest stored vectors (the candidate's vector is the one the stage already holds: no
     extra embedding); without one, the keyword look-alikes and the newest records."""
-    from jamgate_stages.change import holder_kind, refines  # change imports this module
+    from jamgate_stages.change import (  # change imports this module
+        holder_kind,
+        lexical_similarity,
+        refines,
+    )
 
     vector = ctx.embed(candidate.text, "passage") if ctx.embedder is not None else None
-    model = model_for("vector" if vector else "hashed")
+    model = model_for("vector" if vector else "lexical")
     if model is None:
         return None
     if vector:
@@ -30,15 +35,18 @@ def best_pair(candidate: Candidate, ctx: StageContext, limit: int,
         found.update((r.id, r) for r, _ in ctx.view.search("", limit=4 * limit))
         pool = list(found.values())
     kind = holder_kind(candidate.text)
-    best: tuple[MemoryRecord, float] | None = None
+    best: tuple[MemoryRecord, float, float] | None = None
     for record in pool:
         if refines(candidate.text, record.text) or not may_retire(record, kind):
             continue  # a refinement keeps the old value (D-300)
+        if candidate.subject and record.subject and candidate.subject != record.subject:
+            continue  # the subject stage read two slots: the rules are sure here
         old_vector = record.embedding if vector else None
         if vector and (old_vector is None or len(old_vector) != model.dim):
             continue  # stored by another embedder: no pair to read
-        probability = model.probability(
-            pair_features(candidate.text, record.text, vector, old_vector, ctx.now))
-        if best is None or probability > best[1]:
-            best = (record, probability)
+        score = probability(model, candidate.text, record.text, vector, old_vector, ctx.now)
+        if best is None or score > best[1]:
+            similarity = (cosine(vector, old_vector) if vector and old_vector
+                          else lexical_similarity(candidate.text, record.text))
+            best = (record, score, similarity)
     return best

