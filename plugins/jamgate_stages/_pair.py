@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -65,28 +65,41 @@ def _wishes(text: str) -> bool:
     return bool(_WISH_WORDS & set(words(lowered))) or "'d like" in lowered or "one day" in lowered
 
 
+@lru_cache(maxsize=256)
+def _read(text: str) -> tuple[str, frozenset[str], str | None, frozenset[str], bool, bool,
+                              bool]:
+    """What the rules read of one text, once a text: its holder kind, kinds of thing, slot
+    phrase, trigrams, and whether it wishes, declares a change or adds."""
+    return (_change_module().holder_kind(text), thing_kinds(text, phone_context=True),
+            slot_phrase(text), frozenset(_trigrams(text)), _wishes(text),
+            declares_change(text), _added(text))
+
+
+@lru_cache(maxsize=64)  # one save beside each of its neighbours: read once (not mutated)
 def text_features(new: str, now: datetime | None = None) -> np.ndarray:
     """The rules' signals about the new save alone: what it says of time and intent."""
-    change = _change_module()
-    kind = change.holder_kind(new)
+    kind, *_, wishes, declared, added = _read(new)
     return np.array([
         float(kind == "self"), float(kind == "other"), float(kind == "unknown"),
-        float(kind.startswith("mine:")), float(is_past(new, now)), float(_wishes(new)),
-        float(declares_change(new)), float(_added(new)), math.log(len(new) + 1),
+        float(kind.startswith("mine:")), float(is_past(new, now)), float(wishes),
+        float(declared), float(added), math.log(len(new) + 1),
     ], dtype=np.float32)
+
+
+@lru_cache(maxsize=256)  # the stage asked it of the same pair just before (`_may_retire`)
+def _same_holder(kind: str, old: str, new: str) -> bool:
+    return bool(_change_module().same_holder(kind, old, new))
 
 
 def relation_features(new: str, old: str) -> np.ndarray:
     """The rules' signals about the pair: holder, overlap, refinement, kind and slot."""
     change = _change_module()
-    new_kinds, old_kinds = (thing_kinds(new, phone_context=True),
-                            thing_kinds(old, phone_context=True))
-    new_slot, old_slot = slot_phrase(new), slot_phrase(old)
+    kind, new_kinds, new_slot, *_, added = _read(new)
+    old_kind, old_kinds, old_slot, *_ = _read(old)
     return np.array([
-        float(change.same_holder(change.holder_kind(new), old, new)),
-        float(change.holder_kind(old) == "other"),
+        float(_same_holder(kind, old, new)), float(old_kind == "other"),
         change.lexical_similarity(new, old),
-        float(change.refines(new, old)), float(change.adds_to(new, old)), float(_added(new)),
+        float(change.refines(new, old)), float(change.adds_to(new, old)), float(added),
         float(bool(new_kinds & old_kinds)),
         float(new_slot is not None and new_slot == old_slot),
         float(new_slot is not None and old_slot is not None and new_slot != old_slot),
@@ -111,7 +124,7 @@ def cosine(left: Sequence[float], right: Sequence[float]) -> float:
 
 def overlap(new: str, old: str) -> np.ndarray:
     """Trigram overlap of the two texts: shared over all, new's own share, old's own share."""
-    left, right = _trigrams(new), _trigrams(old)
+    left, right = _read(new)[3], _read(old)[3]
     return np.array([len(left & right) / max(1, len(left | right)),
                      len(left - right) / max(1, len(left)),
                      len(right - left) / max(1, len(right))], dtype=np.float32)

@@ -19,6 +19,8 @@ Where these rules find nothing, a learned pair signal over the embedder's vector
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from jamgate_core import TRUST, BaseStage, Candidate, MemoryRecord, StageContext, StageResult
@@ -50,6 +52,7 @@ _USER_OPENING = lazy_compile(
     r"gebruiker|użytkownik|użytkowniczka)(?!\w)|用户|用戶|ユーザー(?:は|が)|사용자(?:는|가))")
 
 
+@lru_cache(maxsize=1024)  # a pure function of the text, read by several paths a save
 def _content(text: str) -> frozenset[str]:
     return frozenset(stem(w) for w in shingles(text) if w not in MARKER_WORDS)
 
@@ -88,6 +91,7 @@ def adds_to(new: str, old: str) -> bool:
             and not declares_change(new))
 
 
+@lru_cache(maxsize=1024)  # a pure function of the text, read once a record and a save
 def holder_kind(text: str) -> str:
     """`subject.holder`'s kind, where an opening capitalised word that is no known first name
     ("Non bevo più …", "Firefox is my browser now") is no other person."""

@@ -99,7 +99,7 @@ def test_two_slots_the_subject_stage_read_are_never_paired(
 
 
 # (old, new, replaced): the shipped model with the embedder, texts the rules do not read. The
-# two updates are two of the fourteen fresh spot checks it retired (D-363): a regression test,
+# two updates are two of the sixteen fresh spot checks it retired (D-363): a regression test,
 # not a measure; the non-updates are a wish, another slot, another person and the past.
 WITH_THE_EMBEDDER = [
     ("Ich bin Single.", "Seit Mai bin ich mit Jonas verheiratet.", True),
