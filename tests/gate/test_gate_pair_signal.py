@@ -18,7 +18,7 @@ from gate_saves import save
 
 from jamgate_core import Settings
 from jamgate_core.app import App
-from jamgate_stages import _pair
+from jamgate_stages import _pair, _pair_search
 
 LEXICAL_WIDTH = len(_pair.pair_input("a b", "c d", None, None))
 
@@ -32,16 +32,16 @@ def _fixed(probability: float) -> _pair.PairModel:
 
 @pytest.fixture
 def fixed_model() -> Iterator[dict[str, _pair.PairModel | None]]:
-    yield _pair._OVERRIDE
-    _pair._OVERRIDE.pop("lexical", None)
+    yield _pair_search.OVERRIDE
+    _pair_search.OVERRIDE.pop("lexical", None)
 
 
 def test_the_shipped_model_reads_vectors_only() -> None:
-    model = _pair.model_for("vector")
+    model = _pair_search.model_for("vector")
     assert model is not None and model.dim == 384
     width = len(_pair.pair_input("a b", "c d", [1.0] * 384, [0.5] * 384))
     assert model.weights.shape == (width,)
-    assert _pair.model_for("lexical") is None  # tried, not shipped (D-363)
+    assert _pair_search.model_for("lexical") is None  # tried, not shipped (D-363)
 
 
 def test_at_the_threshold_a_fact_the_rules_miss_is_retired(
