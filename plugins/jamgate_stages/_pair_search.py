@@ -4,6 +4,7 @@ save, each scored as the fact the save replaces."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -22,12 +23,23 @@ def model_for(mode: str) -> PairModel | None:
     neither the model module nor numpy is loaded (a lexical server stays without numpy)."""
     if mode in OVERRIDE:
         return OVERRIDE[mode]
-    path = WEIGHTS_DIR / f"pair_{mode}.npz"
-    if not path.is_file():
+    path = _weights(mode)
+    if path is None:
         return None
     from jamgate_stages._pair import load_model
 
     return load_model(path)
+
+
+@cache
+def _weights(mode: str) -> Path | None:
+    path = WEIGHTS_DIR / f"pair_{mode}.npz"
+    return path if path.is_file() else None
+
+
+def pair_ready(ctx: StageContext) -> bool:
+    """Whether a model of the context's mode is there to ask (cheap: no features read)."""
+    return model_for("vector" if ctx.embedder is not None else "lexical") is not None
 
 
 def best_pair(candidate: Candidate, ctx: StageContext, limit: int,

@@ -33,7 +33,7 @@ from jamgate_core import (
     StageResult,
 )
 from jamgate_stages._lazy_re import lazy_compile
-from jamgate_stages._pair_search import best_pair
+from jamgate_stages._pair_search import best_pair, pair_ready
 from jamgate_stages._replaced_names import holds_all, replaced_terms
 from jamgate_stages._text import fold, stem, words, wordset
 from jamgate_stages._things import closes_account, thing_kinds
@@ -170,14 +170,12 @@ class ChangeStage(BaseStage):
         # Passing state in the classifier's reading, unless it updates a fact (D-289).
         pending = candidate.annotations.get(PENDING_REFUSAL)
         otherwise = StageResult.reject(*pending) if pending else StageResult.passed()
-        if is_past(candidate.text, ctx.now):
-            return otherwise
-        judged = candidate.subject is not None and bool(ctx.view.by_subject(candidate.subject))
         if not (declares_change(candidate.text) or closes_account(candidate.text)):
             # the rules are silent: the learned pair signal may act, never on passing state
-            # nor where the supersede stage has judged the subject (D-362)
-            return otherwise if pending or judged else self._by_pair(candidate, ctx, otherwise)
-        if judged:
+            return otherwise if pending else self._by_pair(candidate, ctx, otherwise)
+        if is_past(candidate.text, ctx.now):
+            return otherwise
+        if self._judged(candidate, ctx):
             return StageResult.passed()  # the supersede stage has judged it
         replaced = self._replaced(candidate, ctx)
         if replaced is None:
@@ -215,8 +213,9 @@ class ChangeStage(BaseStage):
         """The learned pair signal where the rules found nothing (D-362): the person's live
         fact it scores highest is retired at `pair_retire` or above, named in `related` at
         `pair_related` or above; below, nothing."""
-        if not self.options.pair:
-            return otherwise
+        if not (self.options.pair and pair_ready(ctx)) or is_past(candidate.text, ctx.now) \
+                or self._judged(candidate, ctx):
+            return otherwise  # no model, the past, or a subject the supersede stage judged
         found = best_pair(candidate, ctx, self.options.candidates,
                           lambda r, kind: self._may_retire(r, candidate, kind, ctx))
         if found is None:
@@ -233,6 +232,11 @@ class ChangeStage(BaseStage):
                 id=record.id, text=record.text, subject=record.subject,
                 similarity=round(similarity, 4))])
         return otherwise
+
+    @staticmethod
+    def _judged(candidate: Candidate, ctx: StageContext) -> bool:
+        """Whether the supersede stage judged the candidate's subject (it has records)."""
+        return candidate.subject is not None and bool(ctx.view.by_subject(candidate.subject))
 
     def _same_kind(self, candidate: Candidate, kind: str,
                    ctx: StageContext) -> MemoryRecord | None:
