@@ -89,10 +89,27 @@ def fit(x: np.ndarray, y: np.ndarray, c: float, dim: int) -> _pair.PairModel:
                            model.coef_[0].astype(np.float32), float(model.intercept_[0]), dim)
 
 
+def across(sequences: Sequence[UpdateSequence]) -> list[tuple[str, str, int]]:
+    """Negatives a store of many facts holds (D-364): each save of a sequence beside the first
+    save of every other sequence of the same persona — two facts of one person that the
+    corpus wrote as different sequences, so (almost always) different slots."""
+    by_persona: dict[str, list[UpdateSequence]] = {}
+    for sequence in sequences:
+        by_persona.setdefault(sequence.persona, []).append(sequence)
+    return [(new, other.saves[0], 0) for group in by_persona.values() for one in group
+            for other in group if other is not one for new in one.saves[1:]]
+
+
+ACROSS = False  # --across: D-364's negatives
+
+
 def train_model(sequences: Sequence[UpdateSequence], mode: str, c: float,
                 vecs: dict[str, list[float]]) -> _pair.PairModel:
-    """The model of a mode on every pair of the given sequences."""
+    """The model of a mode on every pair of the given sequences (and, with `ACROSS`, the
+    persona's facts of other sequences as negatives)."""
     pairs = [row for s in sequences for row in pairs_of(s)]
+    if ACROSS:
+        pairs += across(sequences)
     x = np.vstack([_pair.pair_input(n, o, vecs.get(n) if mode == "vector" else None,
                                     vecs.get(o) if mode == "vector" else None)
                    for n, o, _ in pairs])
@@ -177,7 +194,13 @@ def main() -> None:
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--run", action="store_true", help="run the gate on each fold")
     parser.add_argument("--write", action="store_true", help="fit on all, write weights")
+    parser.add_argument("--across", action="store_true",
+                        help="add the persona's facts of other sequences as negatives (D-364)")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="with --write, where to write (default: the package's weights)")
     args = parser.parse_args()
+    global ACROSS
+    ACROSS = args.across
     data = load()
     texts = [t for rows in data.values() for s in rows for t in s.saves]
     modes = MODES if args.mode == "both" else (args.mode,)
@@ -191,8 +214,9 @@ def main() -> None:
                           "gate": {k: merged(v) for k, v in result["reports"].items() if v}}))
         if args.write:
             model = train_model([s for rows in data.values() for s in rows], mode, c, vecs)
-            _pair_search.WEIGHTS_DIR.mkdir(exist_ok=True)
-            model.save(_pair_search.WEIGHTS_DIR / f"pair_{mode}.npz")
+            out = args.out or _pair_search.WEIGHTS_DIR / f"pair_{mode}.npz"
+            out.parent.mkdir(exist_ok=True)
+            model.save(out)
 
 
 if __name__ == "__main__":

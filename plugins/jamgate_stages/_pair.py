@@ -12,9 +12,9 @@ small logistic model over features of the pair (new save, stored fact) that read
   two vectors themselves: the embedder is multilingual, so the model learns what a present
   statement of a one-valued slot and its replacement look like in its space, not in words.
 
-Weights are trained offline (`scripts/train_pair_signal.py`) and shipped as
-`pair_weights/pair_<mode>.npz` beside this module (found by `_pair_search`, which loads this
-module, and numpy, only when a model of the mode exists); inference is one dot product.
+Weights are trained offline (`scripts/train_pair_signal.py`) and written as
+`pair_weights/pair_<mode>.npz` beside this module; none ships (D-364). `_pair_search` loads
+this module, and numpy, only when a model of the mode exists; inference is one dot product.
 """
 
 from __future__ import annotations

@@ -14,7 +14,8 @@ adds rather than replaces ("also", "another", "a second"), belongs to someone el
 record (`subject.holder`), comes from a less trusted source than the record, or is older than
 it: then both stay, and the near-duplicate stage's `related` hint names the look-alike.
 Where these rules find nothing, a learned pair signal over the embedder's vectors may
-(`_pair`, D-362 – D-363): it retires only at a high probability, else names the fact.
+(`_pair`, D-362 – D-364): it retires only at a high probability, else names the fact. No
+weights ship (D-364), so it is asked nothing.
 """
 
 from __future__ import annotations
