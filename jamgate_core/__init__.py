@@ -126,9 +126,7 @@ if TYPE_CHECKING:
         StoreUnavailable,
     )
     from jamgate_core.formats import ExportMeta, Format, MalformedFile, Reading
-    from jamgate_core.hookspecs import (
-        hookimpl,
-    )
+    from jamgate_core.hookspecs import hookimpl
     from jamgate_core.models import (
         TRUST,
         Candidate,
@@ -149,16 +147,8 @@ if TYPE_CHECKING:
         text_key,
         utcnow,
     )
-    from jamgate_core.settings import (
-        Settings,
-    )
-    from jamgate_core.stage import (
-        EMBEDDER,
-        BaseStage,
-        Stage,
-        StageContext,
-        StoreView,
-    )
+    from jamgate_core.settings import Settings
+    from jamgate_core.stage import EMBEDDER, BaseStage, Stage, StageContext, StoreView
     from jamgate_core.text import (
         STOPWORDS,
         fold,
@@ -171,9 +161,7 @@ if TYPE_CHECKING:
         tokens,
         words,
     )
-    from jamgate_core.writes import (
-        apply_plan,
-    )
+    from jamgate_core.writes import apply_plan
 
 
 def __getattr__(name: str) -> Any:

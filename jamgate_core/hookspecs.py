@@ -58,8 +58,9 @@ def jamgate_run_stage(stage: Stage, candidate: Candidate, ctx: StageContext) -> 
 @hookspec
 def jamgate_decision(verdict: Verdict, candidate: Candidate, redact: bool, origin: str) -> None:
     """Observe the final verdict of a real (not dry-run) save: the gate log, metrics.
-    `redact` is true when the text must not be written anywhere. Errors are reported and
-    never change the verdict."""
+    `redact` is true when the text must not be written anywhere but the store: a refused
+    credential, or a random token that may be one (D-381). Errors are reported and never
+    change the verdict."""
 
 
 @hookspec
@@ -69,7 +70,7 @@ def jamgate_forgotten(record: MemoryRecord, origin: str) -> None:
 
 @hookspec(firstresult=True)
 def jamgate_redact(text: str, reason_code: str) -> str | None:
-    """How a refused text appears where it is recorded; the first non-None answer wins.
+    """How a text marked `redact` appears where it is recorded; the first non-None answer wins.
     The default is `[redacted: N characters]`."""
 
 

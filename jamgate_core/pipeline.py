@@ -29,11 +29,7 @@ from jamgate_core.models import (
     new_id,
     utcnow,
 )
-from jamgate_core.stage import (  # StageContext and StoreView: their old home, kept
-    ConfiguredStage,
-    StageContext,
-    StoreView,
-)
+from jamgate_core.stage import ConfiguredStage, StageContext, StoreView  # the old home, kept
 from jamgate_core.text import folded_words
 
 if TYPE_CHECKING:
@@ -159,6 +155,18 @@ class _Judgement:
     redact: bool = False
 
 
+def _spare_recorded(state: _Judgement, recorded: set[str], view: OverlayView) -> None:
+    """An import never retires a record its own file keeps active (D-380). A record the store
+    held before, or one holding the candidate's subject, can still be retired."""
+    subject = state.candidate.subject
+    kept = [i for i in state.retire if i not in recorded or (held := view.holds(i)) is None
+            or (subject is not None and held.subject == subject)]
+    if len(kept) < len(state.retire):
+        state.retire = kept
+        if not kept:  # the retiring stage's reason no longer holds
+            state.reason_code = state.message = None
+
+
 class Prejudged(NamedTuple):
     """A record's first `stages` stages judged ahead (D-207): the running state and the
     vectors embedded, or the InvalidArgument message raised."""
@@ -240,6 +248,8 @@ class Pipeline:
         the store plus the batch's earlier decisions; then write everything or nothing."""
         order = sorted(range(len(requests)),
                        key=lambda i: (requests[i].created_at or utcnow(), i))
+        # Records another store judged and kept active (native and predecessor files).
+        recorded = {r.id for r in requests if r.id and r.keep_subject and r.status == "active"}
         for _attempt in range(MAX_ATTEMPTS):
             now = utcnow()
             views: dict[str, OverlayView] = {}
@@ -267,6 +277,8 @@ class Pipeline:
                     continue
                 if judgement.terminal is None and requests[index].id:
                     judgement.terminal = self._known_id(judgement.candidate, view)
+                if judgement.terminal is None and judgement.retire and recorded:
+                    _spare_recorded(judgement, recorded, view)
                 verdict, plan = self._conclude(judgement, now, None if dry_run else ctx)
                 if plan is not None and not plan.empty:
                     view.apply(plan)

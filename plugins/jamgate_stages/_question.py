@@ -238,10 +238,21 @@ def _standing_request(text: str) -> bool:
     return not any(word in TOLD for word in tokens(text[start:start + 80])[:8])
 
 
+# After "the user asked", a request rather than a question: "asked that …", "asked the agent /
+# me to …" (D-371). The asker's object is a closed class, so "asked how to …" still asks.
+_REQUESTED = lazy_compile(
+    r"\s*(?:that\b(?!\s+question)|(?:(?:the|its|their|his|her)\s+)?(?:agent|assistant|ai|bot|"
+    r"model|claude|chatgpt|copilot|me|you|us|him|her|them)\s+(?:not\s+|never\s+)?to\b)",
+    re.IGNORECASE,
+)
+
+
 def _asking(text: str) -> bool:
     """An indirect question, a question to the agent or the report of one, as the whole text."""
     match = _ASKING.match(text)
     if match is None:
+        return False
+    if match.group(0).lower().endswith(("asked", "asks")) and _REQUESTED.match(text, match.end()):
         return False
     rest = tokens(text[match.end():])[:3]
     return not rest or any(word in _ASKED for word in rest) or is_cjk(text[0]) or (

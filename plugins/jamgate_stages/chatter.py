@@ -25,6 +25,10 @@ from pydantic import BaseModel
 
 from jamgate_core import BaseStage, Candidate, StageContext, StageResult
 from jamgate_stages._lazy_re import lazy_compile
+from jamgate_stages._reported_asks import reported_question, reported_request
+from jamgate_stages._reported_thanks import reported_thanks
+from jamgate_stages._self_shapes import standing_elsewhere
+from jamgate_stages._standing import ONSET, STANDING
 from jamgate_stages._text import wordset
 
 _STATUS_WORDS = wordset(
@@ -123,6 +127,13 @@ _TREATMENT = lazy_compile(
     r"\b(?:asked|asks|requested|requests|wants|wanted)\s+(?:not\s+)?to\s+be\s+\w+ed\b",
     re.IGNORECASE,
 )
+# A request to cease a behaviour is standing by its verb: "User asked the agent to stop adding
+# emojis", "… to no longer open pull requests" (D-371; read only where `_CONVERSATION` matched).
+_CEASE = lazy_compile(
+    r"\b(?:asked|asks|requested|requests|wants|wanted)\s+(?:(?:the\s+)?\w+\s+)?(?:to\s+"
+    r"(?:stop|quit)\s+\w+ing|to\s+no\s+longer|never\s+to)\b",
+    re.IGNORECASE,
+)
 _CONVERSATION_ANYWHERE = lazy_compile(
     r"\b(?:in this|during this) (?:conversation|chat|session)\b|\bas (?:you )?requested\W*$|"
     r"^(?:now\s+)?(?:running|checking|searching|looking|reading|editing|updating|fetching|"
@@ -207,11 +218,14 @@ def chatter_reason(text: str) -> tuple[str, str] | None:
         return "recall_echo", "recalled memories or a memory tool's reply"
     if _SYSTEM_PROMPT.search(stripped):
         return "system_prompt", "the agent's instructions or the agent talking about itself"
-    if (_CONVERSATION.search(stripped) and not _STANDING.search(stripped)
-            and not _TREATMENT.search(stripped)) or (
+    if ((_CONVERSATION.search(stripped) or reported_question(stripped)
+         or reported_request(stripped)) and not _standing(stripped)
+            and not _TREATMENT.search(stripped) and not _CEASE.search(stripped)) or (
         _CONVERSATION_ANYWHERE.search(stripped)
     ):
         return "conversation", "narration of the conversation"
+    if reported_thanks(stripped):
+        return "conversation", "the user's thanks or greeting, reported"
     if _tool_output(stripped):
         return "tool_output", "a tool's or the agent's working output"
     if _is_timestamp(stripped):
@@ -219,6 +233,15 @@ def chatter_reason(text: str) -> tuple[str, str] | None:
     if _is_identifier(stripped):
         return "identifier", "an identifier, path or URL alone"
     return None
+
+
+def _standing(text: str) -> bool:
+    """A standing word in any language the standing tables hold: the conversation's "user
+    asked" shapes in Spanish, German, French, Greek, Russian, Chinese and Japanese are exempted
+    by their own languages' "always" as the English one is by "always", and by a standing
+    rule's opening ("a partir de ahora", "с этого момента", "mulai hari ini"; D-375)."""
+    return bool(_STANDING.search(text) or STANDING.search(text) or ONSET.search(text)
+                or standing_elsewhere(text))
 
 
 def _is_status(piece: str) -> bool:

@@ -17,7 +17,8 @@ Grounds, first hit wins, every refusal redacted (the text is never logged):
 6. `.env`/config assignments whose name holds a credential word with any prefix or suffix
    (`APP_DB_PASSWORD=…`, `"key": "…"`) and a real value, and the same pair in code or markup
    (`define('DB_PASSWORD', …)`, `<password>…</password>`) — in `_secret_assign`;
-7. a high-entropy token near credential wording.
+7. a high-entropy token near credential wording (`_secret_entropy`; a random token anywhere
+   passes, marked unfit to log).
 Not secrets: git SHAs, UUIDs, digests, key fingerprints, public keys, ids and codes (ISNI,
 ORCID, DOI, order numbers), bank account numbers and IBANs (shared to receive money), env var
 names without values, placeholders, and prose about passwords ("my password manager is
@@ -35,16 +36,16 @@ from jamgate_core import BaseStage, Candidate, StageContext, StageResult
 from jamgate_stages import _secret_words as words
 from jamgate_stages._lazy_re import lazy_compile
 from jamgate_stages._secret_assign import code_assignment, env_assignment
+from jamgate_stages._secret_entropy import random_token
 from jamgate_stages._secret_lines import cli_password, connection_password, file_line_password
 from jamgate_stages._secret_shapes import SHAPES, find_shape
 from jamgate_stages._secret_values import CODE_REF as _CODE_REF
-from jamgate_stages._secret_values import FINGERPRINT as _FINGERPRINT
 from jamgate_stages._secret_values import HEX_OR_UUID as _HEX_OR_UUID
 from jamgate_stages._secret_values import PATHLIKE as _PATHLIKE
 from jamgate_stages._secret_values import REF_NAME as _REF_NAME
 from jamgate_stages._secret_values import placeholder as _placeholder
 from jamgate_stages._seed_phrase import find_seed_phrase
-from jamgate_stages._text import char_classes, entropy, wordset
+from jamgate_stages._text import char_classes, wordset
 
 # (kind, label, pattern) of every vendor shape that needs no context: the corpus checks use it.
 _SHAPES: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
@@ -398,51 +399,10 @@ def _phrase(text: str, lowered: str) -> str | None:
     return None
 
 
-# -- 7. high entropy near wording ---------------------------------------------------------------
-
-_SEP = r"[\s_-]?"
-_CONTEXT_WORDS = lazy_compile(
-    rf"\b(?:api{_SEP}keys?|secret{_SEP}keys?|access{_SEP}tokens?|auth{_SEP}tokens?|"
-    rf"refresh{_SEP}tokens?|client{_SEP}secrets?|private{_SEP}keys?|pass{_SEP}phrase|"
-    rf"pass{_SEP}words?|passwd|pwd|credentials?|tokens?|secrets?|api{_SEP}secret|"
-    r"contraseña|clave|passwort|kennwort|mot de passe|пароль|κωδικός)\b"
-    r"|密码|密碼|パスワード|비밀번호|رمز عبور|گذرواژه|पासवर्ड",
-    re.IGNORECASE,
-)
-_STRIP = lazy_compile(r"^[^A-Za-z0-9+/=_-]+|[^A-Za-z0-9+/=_-]+$")
-_IMAGE_BASE64 = ("iVBORw0KGgo", "/9j/", "R0lGOD", "UklGR", "PHN2Zy", "Qk0")
-_CONTEXT_WINDOW = 120
-_ASSIGNED = lazy_compile(r"[A-Za-z_][\w.-]*=")
-_IDENTIFIER_PATH = lazy_compile(r"[A-Za-z_]+(?:\.[A-Za-z_]+)+")
-_SHELL_VARIABLE = lazy_compile(r"\$\{|\$\(|\$[A-Z_]{3,}")
-
-
-def _pieces(text: str) -> Iterator[tuple[int, int, str]]:
-    for match in re.finditer(r"\S+", text):
-        piece = _ASSIGNED.sub("", match.group(), count=1)  # `NAME=value`: judge the value
-        yield match.start(), match.end(), _STRIP.sub("", piece)
-
-
-def _near(start: int, end: int, spans: list[tuple[int, int]]) -> bool:
-    return any(start - _CONTEXT_WINDOW <= s_end and s_start <= end + _CONTEXT_WINDOW
-               for s_start, s_end in spans)
-
-
-def _exempt(piece: str) -> bool:
-    """Never a secret: digests, UUIDs, fingerprints, URLs, paths, base64 image data,
-    placeholders and references (`secrets.GITHUB_TOKEN`, `os.environ[...]`)."""
-    return bool(
-        _HEX_OR_UUID.match(piece) or _FINGERPRINT.match(piece) or "://" in piece
-        or _placeholder(piece) or "{" in piece or _CODE_REF.match(piece)
-        or _REF_NAME.fullmatch(piece) or _IDENTIFIER_PATH.fullmatch(piece)
-        or _SHELL_VARIABLE.search(piece)
-        or _PATHLIKE.match(piece) or piece.startswith(_IMAGE_BASE64) or piece.count("/") >= 2
-    )
-
-
 # -- the stage ----------------------------------------------------------------------------------
 
 _FIELD_MIN = 8  # no rule refuses fewer characters ("PIN 4821")
+_UNLOGGED_MIN = 16
 
 
 class CredentialsStage(BaseStage):
@@ -471,7 +431,10 @@ class CredentialsStage(BaseStage):
                 "database password is in 1Password under 'prod-db'\".",
                 redact=True,
             )
-        return StageResult.passed()
+        # A random token no rule names may still be a key: kept or refused by the stages
+        # after this one, its text is never logged (D-381).
+        text = candidate.text
+        return StageResult(redact=len(text) >= _UNLOGGED_MIN and self._random(text, False))
 
     def detect(self, text: str) -> tuple[str, str] | None:
         """The (kind, label) of the first credential found in `text`, or None."""
@@ -505,23 +468,15 @@ class CredentialsStage(BaseStage):
             return "password", "a password or key assignment"
         if env_assignment(text, lowered) or code_assignment(text, lowered):
             return "env_assignment", "a secret assigned to a variable (.env or config)"
-        if longest >= self.options.min_token_length and self._high_entropy(text):
+        if longest >= self.options.min_token_length and self._random(text, True):
             return "high_entropy", "a high-entropy token next to credential wording"
         return None
 
-    def _high_entropy(self, text: str) -> bool:
-        spans = [m.span() for m in _CONTEXT_WORDS.finditer(text)]
-        if not spans:
-            return False
-        for start, end, piece in _pieces(text):
-            if len(piece) < self.options.min_token_length or not _near(start, end, spans):
-                continue
-            if _exempt(piece):
-                continue
-            if (char_classes(piece) >= self.options.min_classes
-                    and entropy(piece) >= self.options.min_entropy_bits):
-                return True
-        return False
+    def _random(self, text: str, near_wording: bool) -> bool:
+        options = self.options
+        length = options.min_token_length if near_wording else _UNLOGGED_MIN
+        return random_token(text, length, options.min_classes, options.min_entropy_bits,
+                            near_wording=near_wording)
 
 
 def _fields(candidate: Candidate) -> Iterator[tuple[str, str]]:

@@ -176,3 +176,55 @@ def test_imported_history_is_judged_alone_and_retires_nothing(
     assert [m.text for m in live] == ["Jam lives in Lisbon"] and live[0].id != "h-1"
     assert stored is not None and stored.superseded_by == "gone"
     assert stored.superseded_at is not None and stored.superseded_at.year == 2024
+
+
+def _import_document(cli: Callable[..., Run], path: Path,
+                     memories: list[dict[str, Any]]) -> list[str]:
+    path.write_text(json.dumps({"format": "jamgate", "version": 1, "memories": memories}),
+                    encoding="utf-8")
+    imported = cli("import", str(path), "--json")
+    assert imported.code == 0, imported.err
+    return [r["outcome"] for r in json.loads(imported.out)["records"]]
+
+
+def switched(created_at: str) -> dict[str, Any]:
+    return {"id": "editor-2", "text": "I switched from Vim to Helix", "source": "user-explicit",
+            "status": "active", "created_at": created_at}
+
+
+def test_an_import_never_retires_a_record_its_own_file_keeps_active(
+        cli: Callable[..., Run], tmp_path: Path) -> None:
+    """Both records were active where they came from, so importing them keeps both (D-380),
+    although saved live the second retires the first (the change it declares)."""
+    vim = {"id": "editor-1", "text": "I use Vim as my editor", "source": "user-explicit",
+           "status": "active", "created_at": "2025-01-10T09:00:00.000Z"}
+    outcomes = _import_document(cli, tmp_path / "both.json",
+                                [vim, switched("2025-06-20T09:00:00.000Z")])
+    assert outcomes == ["imported", "imported"]
+    app = open_app(load_settings())
+    try:
+        assert {m.id for m in app.list().memories} == {"editor-1", "editor-2"}
+        app.save(SaveRequest(text=vim["text"], source="user-explicit", scope="live"))
+        live = app.save(SaveRequest(text="I switched from Vim to Helix", scope="live",
+                                    source="user-explicit"))
+    finally:
+        app.close()
+    assert live.decision == "superseded" and live.superseded_ids
+
+
+def test_an_imported_change_still_retires_what_the_store_held_before(
+        cli: Callable[..., Run], tmp_path: Path) -> None:
+    app = open_app(load_settings())
+    try:
+        held = app.save(SaveRequest(text="I use Vim as my editor", source="user-explicit"))
+    finally:
+        app.close()
+    now = utcnow().isoformat().replace("+00:00", "Z")
+    assert _import_document(cli, tmp_path / "switch.json", [switched(now)]) == ["superseded"]
+    app = open_app(load_settings())
+    try:
+        record = app.store.get("default", held.id or "")
+    finally:
+        app.close()
+    assert record is not None and record.status == "superseded"
+    assert record.superseded_by == "editor-2"

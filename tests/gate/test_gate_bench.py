@@ -94,6 +94,9 @@ def test_the_frozen_test_split_prints_no_missed_text(capsys: pytest.CaptureFixtu
     assert main(["bench", "gate", "--split", "test", "--json"]) == 0
     frozen = json.loads(capsys.readouterr().out)
     assert frozen["failures"] == [] and frozen["failures_hidden"] > 0
+    assert main(["bench", "gate", "--split", "rules_check", "--json"]) == 0
+    checked = json.loads(capsys.readouterr().out)
+    assert checked["failures"] == [] and checked["failures_hidden"] > 0
     assert main(["bench", "gate", "--split", "dev", "--json"]) == 0
     dev = json.loads(capsys.readouterr().out)
     assert dev["failures"] and "failures_hidden" not in dev

@@ -66,17 +66,19 @@ def keyword_rows(conn: sqlite3.Connection, match: str, params: dict[str, object]
 def ranking_match(conn: sqlite3.Connection, parts: Sequence[str],
                   budget: int = 0, common: CommonTerms | None = None) -> str | None:
     """The expression to rank with: every part when together they match few rows, else
-    the rarest parts only (at least one), so bm25 scores a few thousand rows rather than
-    every row holding a common word. A dropped part is common, so its idf (its weight in
-    bm25) is low. Document frequencies are counted inside the index, capped (a part
-    `common` already saw reach the cap is not counted again)."""
+    `(rarest) AND (every part)`: the rows holding one of the rarest parts (at least one, more
+    while their rows stay within the budget) are the candidates, so bm25 scores a few
+    thousand rows rather than every row holding a common word, and it scores them on every
+    part, so a common word still tells apart the candidates that hold it (D-391: "my sister's
+    dentist" among every dentist). Document frequencies are counted inside the index, capped
+    (a part `common` already saw reach the cap is not counted again)."""
     budget = budget or RANK_BUDGET
     if len(parts) < 2:
         return parts[0] if parts else None
     frequency = _frequencies(conn, parts, budget + 1, common)
     if sum(frequency.values()) <= budget:
         return " OR ".join(parts)
-    return _rarest(parts, frequency, budget)
+    return f"({_rarest(parts, frequency, budget)}) AND ({' OR '.join(parts)})"
 
 
 def _rarest(parts: Sequence[str], frequency: dict[str, int], budget: int) -> str:
