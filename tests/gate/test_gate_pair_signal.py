@@ -1,7 +1,8 @@
-"""The learned pair signal of the change stage (D-362 – D-364): it acts only where the rules
+"""The learned pair signal of the change stage (D-362 – D-366): it acts only where the rules
 are silent, retires only at its threshold, names the fact below it, and never crosses the
-holder, the past, a refinement or two derived slots. No model ships (D-364): these tests hold
-a fixed one.
+holder, the past, a refinement or two derived slots. Only the vector mode's model ships
+(D-366): these tests hold a fixed one in the lexical mode; `test_gate_pair_model.py` asks the
+shipped one with the embedder.
 
 Texts of their own, written from D-015's definition of an update and the non-update kinds; none
 is a text of the update corpora.
@@ -35,15 +36,49 @@ def fixed_model() -> Iterator[dict[str, _pair.PairModel | None]]:
     _pair_search.OVERRIDE.pop("lexical", None)
 
 
-def test_no_model_ships_so_the_stage_is_as_before() -> None:
-    # D-364: the vector model retired unrelated facts in a store of many; none ships
-    assert _pair_search.model_for("vector") is None
+def test_only_the_vector_model_ships_and_it_reads_the_neighbourhood() -> None:
+    # D-366: trained on stores of many facts; no lexical model met the bar
+    shipped = _pair_search.model_for("vector")
+    assert shipped is not None and shipped.context and shipped.dim == 384
     assert _pair_search.model_for("lexical") is None
+
+
+def test_a_pair_s_place_among_the_neighbours() -> None:
+    assert _pair.neighbourhood([0.9, 0.8, 0.85], 0) == (0.0, pytest.approx(0.05))
+    assert _pair.neighbourhood([0.9, 0.8, 0.85], 1) == (2.0, pytest.approx(-0.1))
+    assert _pair.neighbourhood([0.7], 0) == (0.0, pytest.approx(0.7))  # alone
+
+
+@pytest.mark.parametrize(("text", "span"), [
+    ("Od 2015 do 2019 roku pracowałem w Asseco.", True),
+    ("2012年から2016年まで大阪に住んでいました。", True),
+    ("Since 2019 I work at Comarch.", False),  # one year: not a span
+    ("Between 2031 and 2034 I plan to live in Chile.", False),  # not past
+])
+def test_a_span_of_past_years_in_any_language(text: str, span: bool) -> None:
+    assert _pair_search.names_a_span(text, None) is span
+
+
+@pytest.mark.parametrize(("weight", "retired"), [(100.0, True), (-100.0, False)])
+def test_a_model_that_reads_the_neighbourhood_is_asked_with_it(
+        app: App, fixed_model: dict[str, _pair.PairModel | None], weight: float,
+        retired: bool) -> None:
+    """A model whose only weight is on the margin over the best other neighbour: alone, the
+    fact stands out (a margin of its whole similarity), so the sign decides."""
+    width = LEXICAL_WIDTH + 2
+    weights = np.zeros(width, dtype=np.float32)
+    weights[-1] = weight
+    fixed_model["lexical"] = _pair.PairModel(
+        "lexical", np.zeros(width, dtype=np.float32), np.ones(width, dtype=np.float32),
+        weights, 0.0, 0, True)
+    first = save(app, "I drive a Mazda 2.")
+    after = save(app, "Pedalling to work on a Mazda cargo bike these days.")
+    assert after.superseded_ids == ([first.id] if retired else [])
 
 
 def test_at_the_threshold_a_fact_the_rules_miss_is_retired(
         app: App, fixed_model: dict[str, _pair.PairModel | None]) -> None:
-    fixed_model["lexical"] = _fixed(0.97)
+    fixed_model["lexical"] = _fixed(0.99)
     first = save(app, "I drive a Mazda 2.")
     after = save(app, "Pedalling to work on a cargo bike these days.")
     assert after.decision == "superseded" and after.superseded_ids == [first.id]
