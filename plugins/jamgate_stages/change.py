@@ -139,6 +139,7 @@ def same_holder(new_kind: str, old: str, new: str) -> bool:
     return {new_kind, old_kind} <= {"self", "unknown"} and "self" in (new_kind, old_kind)
 
 
+@lru_cache(maxsize=1024)  # a pure function of the text, asked of each neighbour a save
 def _points_at_someone(text: str) -> bool:
     """A named person, a third-person pronoun or title among the text's words, or an opening
     possessive of a name the name table does not hold ("Jam's bike …")."""

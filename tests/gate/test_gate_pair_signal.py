@@ -128,3 +128,32 @@ def test_two_slots_the_subject_stage_read_are_never_paired(
     save(app, "I live in Porto.")
     after = save(app, "My employer is Sonae.")
     assert after.superseded_ids == []
+
+
+class _CountingStore:
+    """A store whose nearest-vector read is counted (five look-alikes at most)."""
+
+    def __init__(self) -> None:
+        self.reads: list[int] = []
+
+    def nearest(self, scope: str, vector: list[float], *, limit: int,
+                now: object) -> list[tuple[str, float]]:
+        self.reads.append(limit)
+        return [(f"r{n}", 1.0 - n / 10) for n in range(limit)]
+
+
+def test_the_nearest_vectors_are_read_once_a_save() -> None:
+    """The near-duplicate stage's three and the change stage's five for one vector: one read
+    (D-366: the signal adds no store read)."""
+    from datetime import UTC, datetime
+
+    from jamgate_core.stage import StoreView
+
+    store = _CountingStore()
+    view = StoreView(store, "default", datetime.now(UTC))  # type: ignore[arg-type]
+    first = view.nearest([0.1, 0.2], limit=3)
+    assert view.nearest([0.1, 0.2], limit=5)[:3] == first and len(first) == 3
+    assert store.reads == [5]
+    view.nearest([0.3, 0.2], limit=5)  # another vector: read again
+    view.nearest([0.3, 0.2], limit=8)  # more than was read: read again
+    assert store.reads == [5, 5, 8]
