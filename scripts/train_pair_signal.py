@@ -1,9 +1,14 @@
 """Train the change stage's learned pair signal (D-362); measure it out of fold; write weights.
 
-    PYTHONPATH=.:adapters:plugins .venv/bin/python scripts/train_pair_signal.py [--write]
+    PYTHONPATH=.:adapters:plugins:scripts .venv/bin/python scripts/train_pair_signal.py \
+        --mode vector --stores --run --retire 0.98 [--check] [--write]   # the shipped model (D-366)
 
 Pairs come from update sequences (`tests/corpus/updates`): every later save beside every earlier
-save still live, labelled 1 where the sequence says the later retires it. Sources read: the
+save still live, labelled 1 where the sequence says the later retires it. With `--stores`
+(D-366) they are the change stage's own neighbours in bare stores and in stores of many facts
+(`pair_stores.py`: the gate corpus's train keep cases), with each pair's place among them, and
+the model is fitted unbalanced; `--check` saves the gate corpus's dev split into one store with
+the model and lists the signal's retirements (D-365's bar: none). Sources read: the
 training source `sequences3.jsonl` (all `train`) and the `dev` halves of `sequences.jsonl` and
 `sequences2.jsonl`; the test halves are dropped as each line is parsed, never kept or printed.
 
