@@ -55,9 +55,6 @@ class BaseStage:
         raise NotImplementedError(f"stage {self.name!r} does not implement evaluate")
 
 
-NEAREST_READ = 5  # look-alikes one vector read reads (the change stage's `candidates`)
-
-
 class StoreView:
     """The store as one save sees it: scope-bound, memoised, every set it read recorded."""
 
@@ -69,7 +66,6 @@ class StoreView:
         self.empty = empty
         self._by_key: dict[str, list[MemoryRecord]] = {}
         self._by_subject: dict[str, list[MemoryRecord]] = {}
-        self._nearest: tuple[list[float], int, list[tuple[MemoryRecord, float]]] | None = None
 
     def by_text_key(self, key: str) -> list[MemoryRecord]:
         """Active records (expired included) with this text key."""
@@ -85,19 +81,10 @@ class StoreView:
         return self._by_subject[subject]
 
     def nearest(self, vector: list[float], limit: int = 5) -> list[tuple[MemoryRecord, float]]:
-        """Live look-alikes by vector. Advisory: not a precondition of the write. One read a
-        save: at least `NEAREST_READ` are read, and a later ask of as many or fewer for the
-        same vector (the near-duplicate stage's three, the change stage's five) is served
-        from it (D-366)."""
+        """Live look-alikes by vector. Advisory: not a precondition of the write."""
         if self.empty:
             return []
-        memo = self._nearest
-        if memo is not None and memo[1] >= limit and memo[0] == vector:
-            return memo[2][:limit]
-        read = max(limit, NEAREST_READ)
-        hits = self.store.nearest(self.scope, vector, limit=read, now=self.now)
-        self._nearest = (vector, read, hits)
-        return hits[:limit]
+        return self.store.nearest(self.scope, vector, limit=limit, now=self.now)
 
     def search(self, query: str, limit: int = 5) -> list[tuple[MemoryRecord, float]]:
         """Live records sharing the query's words (the store's search, any type; its cheap

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from jamgate_core import Candidate, MemoryRecord, StageContext
 from jamgate_stages._lazy_re import lazy_compile
+from jamgate_stages._nearest import nearest
 
 if TYPE_CHECKING:
     from jamgate_stages._pair import PairModel
@@ -72,7 +73,7 @@ def best_pair(candidate: Candidate, ctx: StageContext, limit: int,
         return None
     from jamgate_stages._pair import neighbourhood, probability
     if vector:
-        pool = [r for r, _ in ctx.view.nearest(vector, limit=limit)]
+        pool = [r for r, _ in nearest(ctx, vector, limit)]
     else:
         found = {r.id: r for r, _ in ctx.view.search(candidate.text, limit=limit)}
         found.update((r.id, r) for r, _ in ctx.view.search("", limit=4 * limit))

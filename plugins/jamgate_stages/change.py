@@ -34,6 +34,7 @@ from jamgate_core import (
     StageResult,
 )
 from jamgate_stages._lazy_re import lazy_compile
+from jamgate_stages._nearest import nearest
 from jamgate_stages._pair_search import best_pair, names_a_span, pair_ready
 from jamgate_stages._replaced_names import holds_all, replaced_terms
 from jamgate_stages._text import fold, stem, words, wordset
@@ -198,7 +199,7 @@ class ChangeStage(BaseStage):
         if not pending and (named := self._named(candidate, kind, ctx)) is not None:
             return named
         if vector:
-            near = [(r, s) for r, s in ctx.view.nearest(vector, limit=self.options.candidates)
+            near = [(r, s) for r, s in nearest(ctx, vector, self.options.candidates)
                     if s >= self.options.semantic_floor]
             if (found := self._first(near, candidate, kind, ctx)) is not None:
                 return found

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 import pytest
@@ -130,30 +131,39 @@ def test_two_slots_the_subject_stage_read_are_never_paired(
     assert after.superseded_ids == []
 
 
-class _CountingStore:
-    """A store whose nearest-vector read is counted (five look-alikes at most)."""
+
+class _CountingView:
+    """A store view whose nearest-vector read is counted."""
 
     def __init__(self) -> None:
         self.reads: list[int] = []
 
-    def nearest(self, scope: str, vector: list[float], *, limit: int,
-                now: object) -> list[tuple[str, float]]:
+    def nearest(self, vector: list[float], limit: int = 5) -> list[tuple[str, float]]:
         self.reads.append(limit)
         return [(f"r{n}", 1.0 - n / 10) for n in range(limit)]
 
 
-def test_the_nearest_vectors_are_read_once_a_save() -> None:
-    """The near-duplicate stage's three and the change stage's five for one vector: one read
-    (D-366: the signal adds no store read)."""
+def _context(view: _CountingView) -> Any:
     from datetime import UTC, datetime
 
-    from jamgate_core.stage import StoreView
+    from jamgate_core.settings import Settings
+    from jamgate_core.stage import StageContext
 
-    store = _CountingStore()
-    view = StoreView(store, "default", datetime.now(UTC))  # type: ignore[arg-type]
-    first = view.nearest([0.1, 0.2], limit=3)
-    assert view.nearest([0.1, 0.2], limit=5)[:3] == first and len(first) == 3
-    assert store.reads == [5]
-    view.nearest([0.3, 0.2], limit=5)  # another vector: read again
-    view.nearest([0.3, 0.2], limit=8)  # more than was read: read again
-    assert store.reads == [5, 5, 8]
+    return StageContext(view=view, settings=Settings(), embedder=None,  # type: ignore[arg-type]
+                        now=datetime.now(UTC))
+
+
+def test_the_nearest_vectors_are_read_once_a_save() -> None:
+    """The near-duplicate stage's three and the change stage's five for one vector: one read
+    (D-366: the signal adds no store read); another save, vector or more: read again."""
+    from jamgate_stages._nearest import nearest
+
+    view = _CountingView()
+    ctx = _context(view)
+    first = nearest(ctx, [0.1, 0.2], 3)
+    assert nearest(ctx, [0.1, 0.2], 5)[:3] == first and len(first) == 3
+    assert view.reads == [5]
+    nearest(ctx, [0.3, 0.2], 5)  # another vector
+    nearest(ctx, [0.3, 0.2], 8)  # more than was read
+    nearest(_context(view), [0.3, 0.2], 5)  # another save
+    assert view.reads == [5, 5, 8, 5]
