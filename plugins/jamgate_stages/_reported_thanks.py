@@ -3,9 +3,9 @@
 An agent that notes "The user said thanks", "Der Nutzer hat sich bedankt" or "用户说了谢谢"
 saves a pleasantry of this turn, told about rather than said: no claim about the person. Read
 by closed classes, not by the model (whose n-grams of one language's verb of thanking teach it
-nothing of another's, D-372): the user as the subject at the opening, in the languages the
-classifier's markers list, then a verb phrase of thanking, greeting or taking leave, then at
-most five words more ("… the assistant", "… for the help", "… and said goodbye") — none a
+nothing of another's, D-372): the user as the subject at the opening, in the languages of
+`_user_words`, then a verb phrase of thanking, greeting or taking leave, then at most five
+words more ("… the assistant", "… for the help", "… and said goodbye") — none a
 number or a capitalised word (a name, a place), so "The user thanked Anna for the wedding gift"
 or "User thanked the team for the 2024 award" is not read as one.
 """
@@ -13,17 +13,10 @@ or "User thanked the team for the 2024 award" is not read as one.
 from __future__ import annotations
 
 from jamgate_stages._lazy_re import lazy_compile
+from jamgate_stages._user_words import opening
 
-# The user at the opening, with or without an article, both genders where the language marks them.
-USER_OPENING = lazy_compile(
-    r"^(?:(?:the|this|our|der|die|la|le|l['’]|el|o|a|il|de|ο|η)\s+|l['’])?(?:user|nutzer(?:in)?|"
-    r"benutzer(?:in)?|utilisat(?:eur|rice)|usuari[oa]|usu[aá]ri[oa]|utilizador[a]?|utente|"
-    r"gebruiker|anv[aä]ndaren?|brukeren|brugeren|u[zż]ytkownik|u[zż]ytkowniczka|u[zž]ivatel(?:ka)?|"
-    r"пользовател(?:ь|ьница)|користувач(?:ка)?|χρήστης|χρήστρια|kullan[ıi]c[ıi]|käyttäjä|"
-    r"felhaszn[aá]l[oó]|utilizator(?:ul)?|utilizatoarea|mtumiaji|pengguna|ng[ưu][ờo]i d[ùu]ng|"
-    r"کاربر|המשתמש(?:ת)?|المستخدم(?:ة)?)(?!\w)|"
-    r"^(?:用户|用戶|使用者|ユーザー|사용자|उपयोगकर्ता|ผู้ใช้)"
-)
+# The user at the opening, with or without an article, both genders (`_user_words`, D-386).
+USER_OPENING = lazy_compile(opening())
 # Thanking, greeting or taking leave, as a past or present report (the rest of the text is this).
 _VERB = lazy_compile(
     r"(?:"

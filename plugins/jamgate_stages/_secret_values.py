@@ -45,3 +45,29 @@ CODE_REF = lazy_compile(
 )
 IDENTIFIER = lazy_compile(r"[A-Za-z_]+")
 REF_NAME = lazy_compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")  # an env var's name: DB_PASSWORD
+
+
+
+# The case shapes a word or a name has, one letter a character (`U` upper, `l` lower): all
+# lower, all upper, or capitalised parts ("PayPal", "LinkedIn"), perhaps opened by a few
+# lower-case letters ("iPhone", "pfSense") or capitals ("OAuth") and closed by a short acronym
+# ("PostgreSQL", "ChatGPT").
+_WORD_CASE = lazy_compile(r"l+|U+|(?:l{1,3}|U{1,4}l+)(?:Ul+)*U{0,3}")
+_VOWELS = frozenset("aeiouyAEIOUY")
+UNWORDED_MIN = 8
+_VOWEL_SHARE_MIN = 0.2  # Latin words and names hold more (random letters about 0.23 on average)
+
+
+def unworded(value: str) -> bool:
+    """A value of letters only that no word or name could be: eight letters or more in both
+    cases, whose case is no word's ("xqAYfwFBHP": capitals inside where no name puts them) or,
+    in Latin letters, with almost no vowels ("FPbjTozxWq"). Language-free: it reads the case
+    of any cased script and the vowels of the Latin one, not a dictionary (D-387)."""
+    if len(value) < UNWORDED_MIN or not value.isalpha():
+        return False
+    shape = "".join("U" if c.isupper() else "l" if c.islower() else "" for c in value)
+    if len(shape) != len(value) or "U" not in shape or "l" not in shape:
+        return False
+    if not _WORD_CASE.fullmatch(shape):
+        return True
+    return value.isascii() and sum(c in _VOWELS for c in value) < _VOWEL_SHARE_MIN * len(value)

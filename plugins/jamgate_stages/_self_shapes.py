@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from jamgate_stages._lazy_re import lazy_compile
 from jamgate_stages._text import HintedPattern
+from jamgate_stages._user_words import OTHER_FORMS, SUBJECT, UNSPACED, alternation, opening
 
 # An apology opening the save: the assistant's, for an earlier turn.
 _APOLOGY = lazy_compile(
@@ -135,19 +136,13 @@ _ACCESS_YOURS = HintedPattern(lazy_compile(
 ), ("access", "zugriff", "acces", "acesso", "toegang"))
 # Someone other than the assistant is the subject: the user, a named person in the third person.
 _THIRD = lazy_compile(
-    r"\b(?:user|user's|he|she|they|his|her|their|nutzer\w*|benutzer\w*|utilisat\w+|usuari\w+|"
-    r"utente|utilizador\w*|gebruiker\w*|użytkownik\w*|пользовател\w*|kullanıcı\w*|"
-    r"χρήστη\w*|χρήστ\w+)\b|用户|用戶|ユーザー|사용자|المستخدم|उपयोगकर्ता",
+    rf"\b(?:he|she|they|his|her|their|{alternation(SUBJECT | OTHER_FORMS, proclitics=True)})(?!\w)|"
+    + "|".join(UNSPACED),
 )
 _FIRST_WORD = lazy_compile(r"\w+")
 # The user as the subject at the opening, with or without an article ("The user told the
 # assistant …", "La usuaria le contó al asistente …", "用户告诉助手…").
-_USER_OPENING = lazy_compile(
-    r"^(?:the |this |our |die |der |den |la |le |l['’]|el |o |a |ο |η |το )?(?:user|nutzer\w*|"
-    r"benutzer\w*|utilisat\w+|usuari\w+|utente|usuári\w+|utilizador\w*|gebruiker\w*|"
-    r"użytkownik\w*|пользовател\w*|користувач\w*|kullanıcı\w*|χρήστ\w+)(?!\w)|"
-    r"^(?:用户|用戶|使用者|ユーザー|사용자|المستخدم|उपयोगकर्ता)"
-)
+_USER_OPENING = lazy_compile(opening(SUBJECT | OTHER_FORMS))  # every form (D-386)
 # A note to itself, in the languages the first rule lacked.
 _SELF_NOTE = HintedPattern(lazy_compile(
     r"\b(?:(?:assistant|agent|bot|model) (?:reflection|self-assessment|note)|"

@@ -40,6 +40,7 @@ from jamgate_stages._replaced_names import holds_all, replaced_terms
 from jamgate_stages._text import fold, stem, words, wordset
 from jamgate_stages._things import closes_account, thing_kinds
 from jamgate_stages._time import is_past
+from jamgate_stages._user_words import OTHER_FORMS, SUBJECT, opening
 from jamgate_stages.change_words import (
     MARKER_WORDS,
     PENDING_REFUSAL,
@@ -53,12 +54,10 @@ from jamgate_stages.neardup import shingles
 from jamgate_stages.subject import holder
 
 _NAMED_OWNER = lazy_compile(r"\W*[^\W\d_][\w-]*['’]s\b")
-# The person as an agent's note names them, in languages the holder rules do not read (D-353):
-# "المستخدم …", "המשתמשת …", "Пользователь …", "用户 …", "ユーザーは …".
-_USER_OPENING = lazy_compile(
-    r"\W*(?:(?:المستخدم|المستخدمة|המשתמש|המשתמשת|کاربر|यूज़र|यूजर|उपयोगकर्ता|användaren|"
-    r"pengguna|mtumiaji|người dùng|пользователь|пользовательница|користувач|користувачка|"
-    r"gebruiker|użytkownik|użytkowniczka)(?!\w)|用户|用戶|ユーザー(?:は|が)|사용자(?:는|가))")
+# The person as an agent's note names them (D-353): "المستخدم …", "המשתמשת …", "Пользователь …",
+# "用户 …", "ユーザーは …", in every language of the shared table (D-386); "the user's …",
+# "用户的 …" name someone else.
+_USER_OPENING = lazy_compile(opening(possessive=False, lead=r"\W*"))
 
 
 @lru_cache(maxsize=1024)  # a pure function of the text, read by several paths a save
@@ -83,12 +82,19 @@ def refines(new: str, old: str) -> bool:
 # Words that say nothing more about a fact: the person named as the user, intensifiers and
 # articles ("Jam, the user, likes figs", "Ana really likes figs": copies, not refinements;
 # D-361).
-_SAYS_NOTHING = frozenset(stem(w) for w in wordset("""la el los las le les il lo gli die der
-das den dem het ο η το user users really very actually truly
-just quite indeed definitely certainly nutzer nutzerin benutzer benutzerin utilisateur
-utilisatrice usuario usuaria utente utilizador gebruiker użytkownik użytkowniczka
-пользователь пользовательница kullanıcı χρήστης wirklich sehr vraiment très realmente muy
-davvero molto echt heel naprawdę bardzo действительно очень gerçekten çok πραγματικά πολύ"""))
+_SAYS_NOTHING = frozenset(stem(w) for w in SUBJECT | OTHER_FORMS | wordset("""users la el los las
+le les il lo gli die der das den dem het ο η το really very actually truly just quite indeed
+definitely certainly wirklich sehr vraiment très realmente muy davvero molto echt heel
+naprawdę bardzo действительно очень gerçekten çok πραγματικά πολύ""") if "_" not in w)
+
+
+def says_nothing_more(new: str, old: str) -> bool:
+    """Whether `new` keeps every content word of `old` and adds none but the user named again,
+    an intensifier or an article ("Ich wohne wirklich in Graz" after "Ich wohne in Graz"): a
+    copy, however short the pair and whatever its similarity (D-400)."""
+    kept, said = _content(old), _content(new)
+    return (bool(kept) and kept <= said and (said - kept) <= _SAYS_NOTHING
+            and not declares_change(new))
 
 
 def adds_to(new: str, old: str) -> bool:

@@ -91,9 +91,6 @@ _CEASES = lazy_compile(
 # candidate reads as passing state but declares a change, so it is refused (reason code,
 # message) unless it updates a live fact of the person's.
 PENDING_REFUSAL = "refused_unless_update"
-# The annotation by which the supersede stage names the live records a save refines (D-300):
-# it says more about their value, so it is stored beside them and is no copy of them.
-REFINES = "refines"
 # Words that add a fact beside the old one instead of replacing it.
 _ADDITION = frozenset(map(fold, wordset("""also too another second additionally auch zweite
     zweiten aussi autre deuxième también otro otra segundo segunda anche altro altra secondo

@@ -44,6 +44,7 @@ from jamgate_stages._secret_values import HEX_OR_UUID as _HEX_OR_UUID
 from jamgate_stages._secret_values import PATHLIKE as _PATHLIKE
 from jamgate_stages._secret_values import REF_NAME as _REF_NAME
 from jamgate_stages._secret_values import placeholder as _placeholder
+from jamgate_stages._secret_values import unworded as _unworded
 from jamgate_stages._seed_phrase import find_seed_phrase
 from jamgate_stages._text import char_classes, wordset
 
@@ -259,8 +260,8 @@ def _accept(kind: str, mode: str, value: str, quoted: bool, mid: str) -> bool:
         return len(value) >= 12 and (classes >= 2 or bool(_HEX_OR_UUID.match(value)))
     has_letter = any(c.isalpha() for c in value)
     has_digit = any(c.isdigit() for c in value)
-    if mode == "direct":
-        return (has_letter and has_digit) or classes >= 3
+    if mode == "direct":  # "password Tr0ub4dor", "WLAN-Schlüssel pOoastvQjV" (D-387)
+        return (has_letter and has_digit) or classes >= 3 or _unworded(value)
     body = value[1:]
     mixed_case = any(c.isupper() for c in body) and any(c.islower() for c in value)
     return (has_letter and any(not c.isalpha() for c in value)) or mixed_case
@@ -329,7 +330,8 @@ _CLOSING_MAX_WORDS = 5
 def _value_closes_clause(text: str, end: int, stop: int) -> bool:
     """A password word, a few words naming the account and the value closing the clause with
     no separator ("A jelszavam a netbankhoz Balaton2024!", "رمز عبور ایمیل من Tehran#1402 است"):
-    only a value no word or name could be (letters and digits with mixed case or a symbol)."""
+    only a value no word or name could be (letters and digits with mixed case or a symbol, or
+    letters whose case is no word's, D-387)."""
     if not (stop == len(text) or _CLAUSE_END.match(text, stop)):
         return False  # the window ended mid-clause: its last word is not the clause's
     clause = text[end:stop]
@@ -341,10 +343,11 @@ def _value_closes_clause(text: str, end: int, stop: int) -> bool:
     value = parts[-1].rstrip(",;")
     symbol = any(not c.isalnum() and c not in "-_./:'’" for c in value)
     mixed_case = any(c.isupper() for c in value) and any(c.islower() for c in value)
-    return (len(value) >= 8 and any(c.isalpha() for c in value)
-            and any(c.isdigit() for c in value) and (mixed_case or symbol)
-            and not (_placeholder(value) or _named_thing(value) or _HEX_OR_UUID.match(value)
-                     or words.TECH_VALUE.match(value) or _CODE_REF.match(value)))
+    random = (len(value) >= 8 and any(c.isalpha() for c in value)
+              and any(c.isdigit() for c in value) and (mixed_case or symbol))
+    return (random or _unworded(value)) and not (
+        _placeholder(value) or _named_thing(value) or _HEX_OR_UUID.match(value)
+        or words.TECH_VALUE.match(value) or _CODE_REF.match(value))
 
 
 _SLOT_OPEN = "<‹«〈＜《【[{("

@@ -22,12 +22,13 @@ import unicodedata
 from functools import lru_cache
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+from rapidfuzz.distance import OSA
 
 from jamgate_core import BaseStage, Candidate, MemoryRecord, Related, StageContext, StageResult
 from jamgate_stages._lazy_re import lazy_compile
 from jamgate_stages._nearest import nearest
 from jamgate_stages._text import fold, is_cjk, sentences, words, wordset
-from jamgate_stages.change_words import REFINES, declares_change
+from jamgate_stages.change_words import declares_change
 
 _NUMBER = lazy_compile(r"\d+(?:[.,:]\d+)*")
 _ORDINAL = lazy_compile(r"(\d)(?:st|nd|rd|th)\b", re.IGNORECASE)
@@ -97,12 +98,29 @@ def length(text: str) -> float:
     return sum(len(w) / 2 if is_cjk(w[0]) else 1 for w in words(text))
 
 
+_VARIANT_LENGTH = 7  # words this long match a one-letter-longer or -shorter variant
+
+
 def token_similarity(a: str, b: str) -> float:
-    """Jaccard similarity of the two texts' `shingles`."""
+    """Jaccard similarity of the two texts' `shingles`, where a long word of one text that
+    the other lacks counts as shared with a variant of it there one letter longer or shorter
+    ("favourite" / "favorite", "Thesaloniki", D-402). A changed letter is no variant:
+    "walking" / "talking" are two hobbies."""
     left, right = shingles(a), shingles(b)
     if not left or not right:
         return 0.0
-    return len(left & right) / len(left | right)
+    shared = len(left & right)
+    spare = [word for word in right - left if len(word) >= _VARIANT_LENGTH - 1]
+    for word in left - right:
+        if len(word) < _VARIANT_LENGTH - 1:
+            continue
+        twin = next((other for other in spare if abs(len(word) - len(other)) == 1
+                     and max(len(word), len(other)) >= _VARIANT_LENGTH
+                     and OSA.distance(word, other, score_cutoff=1) <= 1), None)
+        if twin is not None:
+            spare.remove(twin)
+            shared += 1
+    return shared / (len(left) + len(right) - shared)
 
 
 class NearDuplicateStage(BaseStage):
@@ -152,18 +170,17 @@ class NearDuplicateStage(BaseStage):
         bands = [(r, s, *self._bands(method, candidate.text, r.text, override))
                  for r, s in scored]
         scored = [(r, s) for r, s, _, related in bands if s >= related]
-        refined = candidate.annotations.get(REFINES, ())
+        # change imports this module
+        from jamgate_stages.change import adds_to, says_nothing_more
+
         copies = [(r, s) for r, s, duplicate, _ in bands
-                  if s >= duplicate and not value_conflict(candidate.text, r.text)
-                  and r.id not in refined]  # a refinement says more than it (D-300)
+                  if (s >= duplicate or says_nothing_more(candidate.text, r.text))
+                  and not value_conflict(candidate.text, r.text)]
         if copies and declares_change(candidate.text):
             copies = []  # "I'm now a senior developer": an update, not a copy (D-263)
-        if copies:
-            # A save that keeps every word of its look-alike and says more refines it, subject
-            # or not ("Vivo en Barcelona" → "Vivo en Gràcia, en Barcelona"): no copy (D-355).
-            from jamgate_stages.change import adds_to  # change imports this module
-
-            copies = [(r, s) for r, s in copies if not adds_to(candidate.text, r.text)]
+        # A save that keeps every word of its look-alike and says more refines it, subject or
+        # not ("Vivo en Barcelona" → "Vivo en Gràcia, en Barcelona"): no copy (D-355).
+        copies = [(r, s) for r, s in copies if not adds_to(candidate.text, r.text)]
         hints = [Related(id=r.id, text=r.text, subject=r.subject, similarity=round(s, 4))
                  for r, s in scored[: self.options.max_related]]
         if copies:

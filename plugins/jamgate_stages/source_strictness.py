@@ -26,7 +26,9 @@ from jamgate_core import BaseStage, Candidate, Source, StageContext, StageResult
 from jamgate_stages._lazy_re import lazy_compile
 from jamgate_stages._self_shapes import addresses_user, speaks_as_assistant, standing_elsewhere
 from jamgate_stages._standing import STANDING
+from jamgate_stages._user_words import OTHER_FORMS, SUBJECT, UNSPACED, alternation
 
+_USER_WORDS = alternation(SUBJECT | OTHER_FORMS, proclitics=True)  # the shared table (D-386)
 _PERSON = lazy_compile(
     r"\b(?:i|i'm|i've|me|my|mine|we|our|us|you|your|he|she|his|her|him|they|their|them|user|"
     r"user's|users|jam|jam's|person|people's)\b|\b\w+['’]s\b|^(?:always|never|don't|do not|"
@@ -34,11 +36,10 @@ _PERSON = lazy_compile(
     # The same in de fr es it pt el ru tr, then unspaced scripts.
     r"\b(?:ich|mein\w*|wir|unser\w*|du|dein\w*|er|sie|je|j['’]|mon|ma|mes|nous|notre|nos|tu|ton|"
     r"ta|tes|vous|votre|il|elle|yo|mis?|nosotros|nuestr\w+|él|ella|io|mio|mia|miei|noi|nostr\w+|"
-    r"lui|lei|eu|meu|minha|nós|noss\w+|ele|ela|você|ben|benim|biz|bizim|nutzer\w*|benutzer\w*|"
-    r"utilisat\w+|usuari[oa]s?|utente|usuári[oa]|utilizador\w*|kullanıcı\w*|пользовател\w*|"
-    r"użytkownik\w*|uživatel\w*|потребител\w*|користувач\w*|utilizator\w*|felhasználó\w*|"
-    r"team|équipe|equipo|squadra|equipe)\b|(?<!\w)(?:εγώ|μου|μας|εμείς|εσύ|σου|σας|χρήστη\w*|"
-    r"я|мой|моя|мы|наш\w*)(?!\w)|我|私|僕|ユーザー|用户|用戶|사용자|저는|나는|המשתמש|کاربر|المستخدم",
+    r"lui|lei|eu|meu|minha|nós|noss\w+|ele|ela|você|ben|benim|biz|bizim|"
+    r"team|équipe|equipo|squadra|equipe)\b|(?<!\w)(?:εγώ|μου|μας|εμείς|εσύ|σου|σας|"
+    rf"я|мой|моя|мы|наш\w*|{_USER_WORDS})(?!\w)|我|私|僕|저는|나는|"
+    + "|".join(UNSPACED),
     re.IGNORECASE,
 )
 _CATEGORY = (

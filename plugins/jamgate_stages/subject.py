@@ -95,6 +95,7 @@ _COPULA = lazy_compile(
     re.ASCII,
 )
 _MAX_COPULA_WORDS = 14
+_THE_USERS = lazy_compile(r"^the\s+user['’]s\s+")
 # Words that date the value, not name the slot: "my new phone number is …" updates
 # `phone-number` (D-264). "old" and "former" stay: they name a past slot, not the present one.
 _RECENT = wordset("""new current latest updated present recent newest""")
@@ -202,6 +203,11 @@ def _owner_after(words: list[str], at: int) -> str | None:
 _USER_PHRASES_SPACED = tuple((phrase, re.sub("['’]", "' ", phrase)) for phrase in lang.USER_PHRASES)
 
 
+def _rest(words: list[str], at: int) -> str:
+    """The text from word `at` on, elisions joined again ("j' habite" → "j'habite")."""
+    return re.sub(r"(['’]) ", r"\1", " ".join(words[at:]))
+
+
 def holder(text: str, prefix_names: bool = True) -> Holder:
     """Whose fact this is, and the prefix its subject takes."""
     if not _readable(text):
@@ -249,7 +255,7 @@ def holder(text: str, prefix_names: bool = True) -> Holder:
         after = next((k for k in range(1, min(6, len(words)))
                       if lowered[k] in lang.SELF or lowered[k] in lang.POSSESSIVES), None)
         if after is not None:
-            return holder(" ".join(words[after:]), prefix_names)
+            return holder(_rest(words, after), prefix_names)
     if first in _OPENERS or first in lang.NOW:
         return "unknown", None
     if first in lang.ARTICLES and len(words) > 1 and first not in ("the", "a", "an"):
@@ -261,6 +267,15 @@ def holder(text: str, prefix_names: bool = True) -> Holder:
         return ("thing", noun) if noun else ("unknown", None)
     if not first.isascii() and not _named_opening(words, text):
         return "unknown", None
+    person = next((k for k in (1, 2) if k < len(words)
+                   and (lowered[k] in lang.SELF or lowered[k] in lang.POSSESSIVES)), None)
+    # the classifier package imports this module
+    from jamgate_stages.classifier.markers import named_person
+
+    if person is not None and not named_person(words[0]):
+        # An opening word that is no known name, then a person ("Actually I live in …",
+        # "Eigentlich wohne ich …", "Ja, ich …"): the holder is read from the person (D-401).
+        return holder(_rest(words, person), prefix_names)
     return ("other", fold(first)) if prefix_names else ("self", None)
 
 
@@ -314,7 +329,8 @@ def derive_subject(text: str, max_length: int = 300, prefix_names: bool = True,
     if kind == "thing" and "employer" in matched:
         return None  # "That works for me": a thing has no employer.
     single = len(sentences(text)) == 1 and len(lowered.split()) <= _MAX_COPULA_WORDS
-    copula = _COPULA.search(lowered) if single else None
+    # "The user's employer is …" reads as "my employer is …" (D-403).
+    copula = _COPULA.search(_THE_USERS.sub("my ", lowered)) if single else None
     if len(matched) >= 2:
         return None
     if matched:

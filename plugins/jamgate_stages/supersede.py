@@ -20,7 +20,6 @@ from pydantic import BaseModel
 from jamgate_core import TRUST, BaseStage, Candidate, StageContext, StageResult
 from jamgate_stages._time import is_past
 from jamgate_stages.change import refines
-from jamgate_stages.change_words import REFINES
 
 
 class SupersedeStage(BaseStage):
@@ -76,13 +75,12 @@ class SupersedeStage(BaseStage):
             )
         if not matches:
             return StageResult.passed()
-        refined = [r.id for r in live if refines(candidate.text, r.text)]
-        if refined and not candidate.subject_given:
+        if any(refines(candidate.text, r.text) for r in live) and not candidate.subject_given:
             # It says more about the value, not a new one: both stay; the store holds one active
-            # record a subject, so the refinement goes without the subject it derived, and the
-            # near-duplicate stage is told it is no copy of what it refines (D-300).
-            return StageResult.passed(updates={
-                "subject": None, "annotations": {**candidate.annotations, REFINES: refined}})
+            # record a subject, so the refinement goes without the subject it derived (D-300).
+            # The near-duplicate stage then judges it: a copy that adds only an intensifier or
+            # the user's name is refused there (D-361, D-400).
+            return StageResult.passed(updates={"subject": None})
         retired = ", ".join(f'"{record.text}"' for record in matches)
         return StageResult(
             retire=[record.id for record in matches],

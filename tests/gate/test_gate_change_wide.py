@@ -185,6 +185,21 @@ def test_the_user_named_again_or_an_intensifier_says_nothing_more(old: str, new:
     assert save(app, new).decision == "possible_duplicate"
 
 
+@pytest.mark.parametrize(("old", "new"), [
+    ("I live in Thessaloniki and work as a nurse.",
+     "I live in Thessaloniki and really work as a nurse."),
+    ("Ich wohne in Graz.", "Ich wohne wirklich in Graz."),
+    ("Vivo en Valencia.", "Vivo realmente en Valencia."),
+])
+def test_a_copy_of_a_fact_with_a_subject_is_no_refinement(old: str, new: str, app: App) -> None:
+    """D-400: where the subject stage derived a subject, the supersede stage's refinement path
+    (D-300) used to exempt the save from the near-duplicate stage, so an intensified copy was
+    stored beside its original; and a short pair fell under the lexical similarity bar."""
+    first = save(app, old)
+    assert first.memory is not None and first.memory.subject is not None
+    assert save(app, new).decision == "possible_duplicate"
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(("old", "new"), REFINED_WITHOUT_SUBJECT)
 def test_with_the_embedder_a_refinement_without_a_subject_is_stored(tmp_path: Path, old: str,

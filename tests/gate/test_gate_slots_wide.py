@@ -108,6 +108,50 @@ def test_a_time_before_the_holder_is_read_past(text: str, subject: str | None) -
     assert derive_subject(text) == subject
 
 
+@pytest.mark.parametrize(("text", "subject"), [
+    ("Actually I live in Porto.", "location"),
+    ("Honestly, I work at Siemens.", "employer"),
+    ("Eigentlich wohne ich in Graz.", "location"),
+    ("Finalement j'habite à Lyon.", "location"),
+    ("Depuis mai j'habite à Lyon.", "location"),  # an elision after a time, joined again
+    ("Honestly my sister lives in Oslo.", "sister-location"),
+    ("Kowalczyk works at Siemens.", "kowalczyk-employer"),  # no person follows: a name
+    ("Ana and I live in Oslo.", "ana-location"),  # a known first name stays the holder
+])
+def test_an_opening_word_before_the_person_is_no_holder(text: str, subject: str | None) -> None:
+    """D-401: any capitalised opening word was read as another person's name, so "Actually I
+    live in Porto" had the subject `actually-location` and retired nothing."""
+    from jamgate_stages.subject import derive_subject
+
+    assert derive_subject(text) == subject
+
+
+@pytest.mark.parametrize(("text", "subject"), [
+    ("The user's employer is Bosch.", "employer"),
+    ("The user's dog is called Rex.", "dog-name"),
+    ("The user's favourite tea is sencha.", "favourite-tea"),
+    ("The user's sister is a doctor.", None),  # which attribute of hers: unknown, as "my sister"
+])
+def test_the_users_slot_reads_as_my_slot(text: str, subject: str | None) -> None:
+    """D-403: "The user's employer is Bosch", an agent's note, had no subject, so "The user
+    now works at Siemens" retired nothing."""
+    from jamgate_stages.subject import derive_subject
+
+    assert derive_subject(text) == subject
+
+
+def test_the_users_employer_is_updated(app: App) -> None:
+    before = save(app, "The user's employer is Bosch.")
+    after = save(app, "The user now works at Siemens.")
+    assert (after.decision, after.superseded_ids) == ("superseded", [before.id]), after.message
+
+
+def test_an_update_after_an_opening_word_retires_the_old_home(app: App) -> None:
+    before = save(app, "I live in Bristol.")
+    after = save(app, "Actually, I live in Leeds now.")
+    assert (after.decision, after.superseded_ids) == ("superseded", [before.id]), after.message
+
+
 def test_a_move_said_after_a_time_retires_the_old_home(app: App) -> None:
     before = save(app, "I live in Bristol.")
     after = save(app, "Since June I've been living in Leeds.")

@@ -45,6 +45,28 @@ def test_token_similarity_counts_cjk_bigrams() -> None:
     assert token_similarity("jam 住在雅典", "jam 住在北京") < 0.5
 
 
+@pytest.mark.parametrize(("a", "b", "same"), [
+    ("My favourite tea is a smoky lapsang souchong", "My favorite tea is smoky lapsang souchong",
+     True),
+    ("I live in Thessaloniki", "I live in Thesaloniki", True),
+    ("Ich trinke gerne Kamillentee", "Ich trinke gerne Kamilentee", True),
+    ("I enjoy walking", "I enjoy talking", False),  # a changed letter: another word
+    ("I photograph planets", "I photograph plants", True),  # the cost (D-402)
+    ("I own two cats", "I own two cars", False),  # short words are never variants
+])
+def test_a_long_word_one_letter_longer_or_shorter_is_a_variant(a: str, b: str,
+                                                                same: bool) -> None:
+    """D-402: spelling variants and dropped letters count as the same word in the lexical
+    look-alike score, so a British-spelled copy is a copy without an embedder."""
+    assert (token_similarity(a, b) == 1.0) is same
+
+
+def test_a_spelling_variant_is_a_copy_without_an_embedder(make_app: Callable[..., App]) -> None:
+    app = make_app()
+    save(app, "My favourite tea is a smoky lapsang souchong")
+    assert save(app, "My favorite tea is smoky lapsang souchong").decision == "possible_duplicate"
+
+
 def test_lexical_fallback(make_app: Callable[..., App]) -> None:
     app = make_app()
     assert app.embedder is None

@@ -34,6 +34,7 @@ from functools import lru_cache
 from importlib import resources
 
 from jamgate_core import fold, words
+from jamgate_stages._user_words import marker_table
 from jamgate_stages._word_table import WordTable
 
 _SELF = """
@@ -70,21 +71,7 @@ soy estoy tengo sou estou tenho habe jsem jestem ειμαι olen vagyok
 """
 _SELF_CJK = "我 我们 我們 私 僕 俺 わたし 나는 내가 나의 저는 제가 저의 우리 ฉัน ผม ดิฉัน เรา"
 
-_USER = """
-user user's users'
-nutzer nutzerin benutzer benutzerin anwender anwenderin gebruiker anvandare användare bruker
-nutzers benutzers anwenders användaren brukeren brugeren bruger käyttäjän käyttäjää
-utilisateurs usuarios utilizadores usuários utenti пользовательница пользователей користувачка
-utilisateur utilisatrice usuario usuaria utilizador utilizadora usuário usuária utente
-utilizator usuari
-пользователь пользователя пользователю пользователем користувач користувача
-użytkownik użytkownika użytkowniczka uživatel uživatele потребител корисник
-χρηστησ χρηστη
-kullanıcı kullanici kullanıcının kayttaja käyttäjä felhasznalo felhasználó
-المستخدم المستخدمة משתמש המשתמש המשתמשת کاربر उपयोगकर्ता ব্যবহারকারী
-pengguna gumagamit người dùng mtumiaji მომხმარებელი օգտատեր
-"""
-_USER_CJK = "用户 用戶 使用者 ユーザー 사용자 ผู้ใช้"
+_USER, _USER_CJK = marker_table()  # the shared table of the user's words (D-386)
 
 _NOW = """
 now today tonight tomorrow yesterday rn this_morning this_afternoon this_evening this_week right_now

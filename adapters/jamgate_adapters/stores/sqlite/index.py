@@ -33,6 +33,10 @@ RANK_BUDGET = 2_000
 EXACT_BUDGET = 100
 # The most rows a look-alike search ranks before it falls back to the rarest words alone.
 LOOKALIKE_CAP = 1_000
+# A word in half the rows is left out of the ranking (`_weighed`); its count's cap is rounded
+# up to a multiple of this.
+HALF_STEP = 512
+SKIP_COMMON = True
 
 
 def _quoted(term: str) -> str:
@@ -78,7 +82,32 @@ def ranking_match(conn: sqlite3.Connection, parts: Sequence[str],
     frequency = _frequencies(conn, parts, budget + 1, common)
     if sum(frequency.values()) <= budget:
         return " OR ".join(parts)
-    return f"({_rarest(parts, frequency, budget)}) AND ({' OR '.join(parts)})"
+    anchors = _rarest(parts, frequency, budget)
+    weighed = _weighed(conn, parts, frequency, budget, common, anchors.split(" OR "))
+    return f"({anchors}) AND ({' OR '.join(weighed)})"
+
+
+def past_budget(match: str) -> bool:
+    """Whether `ranking_match` built the `(rarest) AND (...)` form: a plain expression is
+    quoted words joined by OR, never a parenthesis first."""
+    return match.startswith("(")
+
+
+def _weighed(conn: sqlite3.Connection, parts: Sequence[str], frequency: dict[str, int],
+             budget: int, common: CommonTerms | None, anchors: Sequence[str]) -> list[str]:
+    """The parts bm25 can weigh: a plain word in half the index's rows or more has an idf of
+    at most 0, which FTS5's bm25 turns into 1e-6, so it changes no order but costs its whole
+    row list (D-395: "s" of "my sister's" in 3 of 4 rows). Its count goes on to a cap of half
+    the highest rowid (at least half the rows), rounded up to HALF_STEP so a remembered count
+    outlives a few hundred saves."""
+    over = [part for part in parts
+            if frequency[part] > budget and _plain(part) and part not in anchors]
+    if not over or not SKIP_COMMON:
+        return list(parts)
+    highest = conn.execute("SELECT max(rowid) FROM records_fts").fetchone()[0] or 0
+    cap = -(-highest // (2 * HALF_STEP)) * HALF_STEP
+    counts = _frequencies(conn, over, cap, common)
+    return [part for part in parts if counts.get(part, 0) < cap]
 
 
 def _rarest(parts: Sequence[str], frequency: dict[str, int], budget: int) -> str:

@@ -40,6 +40,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from jamgate_adapters.stores.kit import proximity
 from jamgate_adapters.stores.kit.authstate import SqliteAuthState
 from jamgate_adapters.stores.kit.paging import check_list_args, decode_cursor, page_of
 from jamgate_adapters.stores.kit.pending import SqlitePending
@@ -264,9 +265,14 @@ class SqliteStore(SqliteAuthState, SqlitePending):
             match = index.ranking_match(conn, index.match_parts(conn, query), index.RANK_BUDGET,
                                         self._common)
             if match is not None:
-                for row in index.keyword_rows(conn, match, params, typed, pool):
-                    found[row["id"]] = record_of(row)
-                    lexical[row["id"]] = max(-row["rank"], 1e-9)
+                rows = index.keyword_rows(conn, match, params, typed, pool)
+                bm25 = [max(-row["rank"], 1e-9) for row in rows]
+                # past the budget, re-weighed by term order and coverage (D-394)
+                for n, score in (proximity.reweighed(
+                        query, [(row["text"], row["subject"]) for row in rows], bm25, pool)
+                        if index.past_budget(match) else enumerate(bm25)):
+                    found[rows[n]["id"]] = record_of(rows[n])
+                    lexical[rows[n]["id"]] = score
             matrix, facts = (self._vectors.matrix(conn, scope, len(vector)) if vector
                              else (None, {}))
             approximate = self._vectors.index(conn, scope, len(vector)) if vector else None
