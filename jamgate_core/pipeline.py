@@ -330,7 +330,8 @@ class Pipeline:
                 continue
             state.redact = state.redact or result.redact
             state.notices += result.notices
-            state.related += result.related
+            named = {r.id for r in state.related}  # two stages may name one look-alike
+            state.related += [r for r in result.related if r.id not in named]
             if result.decision is not None:
                 state.terminal = result
                 return state

@@ -13,14 +13,29 @@ retires it. Never when the save speaks of the past, wishes or plans ("I want to 
 adds rather than replaces ("also", "another", "a second"), belongs to someone else than the
 record (`subject.holder`), comes from a less trusted source than the record, or is older than
 it: then both stay, and the near-duplicate stage's `related` hint names the look-alike.
+Where these rules find nothing, a learned pair signal over the embedder's vectors may
+(`_pair`, D-362 – D-366): it retires only at a high probability, else names the fact. Its
+weights ship for the vector mode only (D-366), so without an embedder it is asked nothing.
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from pydantic import BaseModel, ConfigDict, Field
 
-from jamgate_core import TRUST, BaseStage, Candidate, MemoryRecord, StageContext, StageResult
+from jamgate_core import (
+    TRUST,
+    BaseStage,
+    Candidate,
+    MemoryRecord,
+    Related,
+    StageContext,
+    StageResult,
+)
 from jamgate_stages._lazy_re import lazy_compile
+from jamgate_stages._nearest import nearest
+from jamgate_stages._pair_search import best_pair, names_a_span, pair_ready
 from jamgate_stages._replaced_names import holds_all, replaced_terms
 from jamgate_stages._text import fold, stem, words, wordset
 from jamgate_stages._things import closes_account, thing_kinds
@@ -45,6 +60,7 @@ _NAMED_OWNER = lazy_compile(r"\W*[^\W\d_][\w-]*['’]s\b")
 _USER_OPENING = lazy_compile(opening(possessive=False, lead=r"\W*"))
 
 
+@lru_cache(maxsize=1024)  # a pure function of the text, read by several paths a save
 def _content(text: str) -> frozenset[str]:
     return frozenset(stem(w) for w in shingles(text) if w not in MARKER_WORDS)
 
@@ -90,6 +106,7 @@ def adds_to(new: str, old: str) -> bool:
             and not declares_change(new))
 
 
+@lru_cache(maxsize=1024)  # a pure function of the text, read once a record and a save
 def holder_kind(text: str) -> str:
     """`subject.holder`'s kind, where an opening capitalised word that is no known first name
     ("Non bevo più …", "Firefox is my browser now") is no other person."""
@@ -129,6 +146,7 @@ def same_holder(new_kind: str, old: str, new: str) -> bool:
     return {new_kind, old_kind} <= {"self", "unknown"} and "self" in (new_kind, old_kind)
 
 
+@lru_cache(maxsize=1024)  # a pure function of the text, asked of each neighbour a save
 def _points_at_someone(text: str) -> bool:
     """A named person, a third-person pronoun or title among the text's words, or an opening
     possessive of a name the name table does not hold ("Jam's bike …")."""
@@ -151,19 +169,26 @@ class ChangeStage(BaseStage):
         semantic_floor: float = Field(default=0.87, gt=0, le=1)
         lexical_floor: float = Field(default=0.3, gt=0, le=1)
         candidates: int = Field(default=5, ge=1, le=20)
+        # The learned pair signal (D-362 – D-366): retire only at a high probability (0.95
+        # lost facts out of fold, D-366), name the fact in `related` from `pair_related`.
+        pair: bool = True
+        pair_retire: float = Field(default=0.98, gt=0, le=1)
+        pair_related: float = Field(default=0.5, gt=0, le=1)
 
     def evaluate(self, candidate: Candidate, ctx: StageContext) -> StageResult:
         # Passing state in the classifier's reading, unless it updates a fact (D-289).
         pending = candidate.annotations.get(PENDING_REFUSAL)
         otherwise = StageResult.reject(*pending) if pending else StageResult.passed()
-        if not (declares_change(candidate.text) or closes_account(candidate.text)) \
-                or is_past(candidate.text, ctx.now):
+        if not (declares_change(candidate.text) or closes_account(candidate.text)):
+            # the rules are silent: the learned pair signal may act, never on passing state
+            return otherwise if pending else self._by_pair(candidate, ctx, otherwise)
+        if is_past(candidate.text, ctx.now):
             return otherwise
-        if candidate.subject is not None and ctx.view.by_subject(candidate.subject):
+        if self._judged(candidate, ctx):
             return StageResult.passed()  # the supersede stage has judged it
         replaced = self._replaced(candidate, ctx)
         if replaced is None:
-            return otherwise
+            return otherwise if pending else self._by_pair(candidate, ctx, otherwise)
         return StageResult(
             retire=[replaced.id], reason_code="supersede.change",
             message=(f'Saved: "{candidate.text}", and retired the older memory it says it '
@@ -180,7 +205,7 @@ class ChangeStage(BaseStage):
         if not pending and (named := self._named(candidate, kind, ctx)) is not None:
             return named
         if vector:
-            near = [(r, s) for r, s in ctx.view.nearest(vector, limit=self.options.candidates)
+            near = [(r, s) for r, s in nearest(ctx, vector, self.options.candidates)
                     if s >= self.options.semantic_floor]
             if (found := self._first(near, candidate, kind, ctx)) is not None:
                 return found
@@ -191,6 +216,36 @@ class ChangeStage(BaseStage):
         if (found := self._first(lexical, candidate, kind, ctx)) is not None:
             return found
         return self._same_kind(candidate, kind, ctx)
+
+    def _by_pair(self, candidate: Candidate, ctx: StageContext,
+                 otherwise: StageResult) -> StageResult:
+        """The learned pair signal where the rules found nothing (D-362): the person's live
+        fact it scores highest is retired at `pair_retire` or above, named in `related` at
+        `pair_related` or above; below, nothing."""
+        if not (self.options.pair and pair_ready(ctx)) or is_past(candidate.text, ctx.now) \
+                or names_a_span(candidate.text, ctx.now) or self._judged(candidate, ctx):
+            return otherwise  # no model, the past, or a subject the supersede stage judged
+        found = best_pair(candidate, ctx, self.options.candidates,
+                          lambda r, kind: self._may_retire(r, candidate, kind, ctx))
+        if found is None:
+            return otherwise
+        record, probability, similarity = found
+        if probability >= self.options.pair_retire:
+            return StageResult(
+                retire=[record.id], reason_code="supersede.pair",
+                message=(f'Saved: "{candidate.text}", and retired the older memory it most '
+                         f'likely replaces (learned signal, {probability:.2f}): "{record.text}" '
+                         f"[id {record.id}]. If both still hold, save the older one again."))
+        if probability >= self.options.pair_related:
+            return StageResult.passed(related=[Related(
+                id=record.id, text=record.text, subject=record.subject,
+                similarity=round(similarity, 4))])
+        return otherwise
+
+    @staticmethod
+    def _judged(candidate: Candidate, ctx: StageContext) -> bool:
+        """Whether the supersede stage judged the candidate's subject (it has records)."""
+        return candidate.subject is not None and bool(ctx.view.by_subject(candidate.subject))
 
     def _same_kind(self, candidate: Candidate, kind: str,
                    ctx: StageContext) -> MemoryRecord | None:

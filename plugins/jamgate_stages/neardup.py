@@ -26,6 +26,7 @@ from rapidfuzz.distance import OSA
 
 from jamgate_core import BaseStage, Candidate, MemoryRecord, Related, StageContext, StageResult
 from jamgate_stages._lazy_re import lazy_compile
+from jamgate_stages._nearest import nearest
 from jamgate_stages._text import fold, is_cjk, sentences, words, wordset
 from jamgate_stages.change_words import declares_change
 
@@ -221,7 +222,7 @@ class NearDuplicateStage(BaseStage):
         if not vector or ctx.embedder is None:
             return []
         near = [(record, similarity) for record, similarity in
-                ctx.view.nearest(vector, limit=self.options.candidates)
+                nearest(ctx, vector, self.options.candidates)
                 if similarity >= self.options.candidate_floor
                 and record.embedding_model in (None, ctx.embedder.model_id)]
         return sorted(near, key=lambda hit: -hit[1])

