@@ -173,8 +173,9 @@ class NearDuplicateStage(BaseStage):
         # change imports this module
         from jamgate_stages.change import adds_to, says_nothing_more
 
-        copies = [(r, s) for r, s, duplicate, _ in bands
-                  if (s >= duplicate or says_nothing_more(candidate.text, r.text))
+        copies = [(r, s) for r, s, duplicate, related in bands
+                  if (s >= duplicate or (s >= related and says_nothing_more(candidate.text,
+                                                                             r.text)))
                   and not value_conflict(candidate.text, r.text)]
         if copies and declares_change(candidate.text):
             copies = []  # "I'm now a senior developer": an update, not a copy (D-263)
