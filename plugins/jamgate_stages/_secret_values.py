@@ -47,7 +47,6 @@ IDENTIFIER = lazy_compile(r"[A-Za-z_]+")
 REF_NAME = lazy_compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")  # an env var's name: DB_PASSWORD
 
 
-
 # The case shapes a word or a name has, one letter a character (`U` upper, `l` lower): all
 # lower, all upper, or capitalised parts ("PayPal", "LinkedIn"), perhaps opened by a few
 # lower-case letters ("iPhone", "pfSense") or capitals ("OAuth") and closed by a short acronym

@@ -88,15 +88,6 @@ definitely certainly wirklich sehr vraiment très realmente muy davvero molto ec
 naprawdę bardzo действительно очень gerçekten çok πραγματικά πολύ""") if "_" not in w)
 
 
-def says_nothing_more(new: str, old: str) -> bool:
-    """Whether `new` keeps every content word of `old` and adds none but the user named again,
-    an intensifier or an article ("Ich wohne wirklich in Graz" after "Ich wohne in Graz"): a
-    copy, however short the pair and whatever its similarity (D-400)."""
-    kept, said = _content(old), _content(new)
-    return (bool(kept) and kept <= said and (said - kept) <= _SAYS_NOTHING
-            and not declares_change(new))
-
-
 def adds_to(new: str, old: str) -> bool:
     """Whether `new` refines `old` and says more: a strict superset of its content words, so
     a rewording with the same content words is no refinement of it (D-355), and what it adds

@@ -170,12 +170,13 @@ class NearDuplicateStage(BaseStage):
         bands = [(r, s, *self._bands(method, candidate.text, r.text, override))
                  for r, s in scored]
         scored = [(r, s) for r, s, _, related in bands if s >= related]
-        # change imports this module
-        from jamgate_stages.change import adds_to, says_nothing_more
+        from jamgate_stages.change import adds_to, refines  # change imports this module
 
+        # A look-alike whose every content word the save keeps is a copy whatever its
+        # similarity, unless what the save adds says more (`adds_to`, below): an intensifier
+        # or the user named again does not (D-361, D-400).
         copies = [(r, s) for r, s, duplicate, related in bands
-                  if (s >= duplicate or (s >= related and says_nothing_more(candidate.text,
-                                                                             r.text)))
+                  if (s >= duplicate or (s >= related and refines(candidate.text, r.text)))
                   and not value_conflict(candidate.text, r.text)]
         if copies and declares_change(candidate.text):
             copies = []  # "I'm now a senior developer": an update, not a copy (D-263)

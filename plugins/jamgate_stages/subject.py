@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from datetime import datetime
 
 from pydantic import BaseModel, Field
@@ -203,6 +204,12 @@ def _owner_after(words: list[str], at: int) -> str | None:
 _USER_PHRASES_SPACED = tuple((phrase, re.sub("['’]", "' ", phrase)) for phrase in lang.USER_PHRASES)
 
 
+def _person_at(lowered: list[str], places: Iterable[int]) -> int | None:
+    """The first of `places` where a person or a possessive stands ("since June *I* …")."""
+    return next((k for k in places if k < len(lowered)
+                 and (lowered[k] in lang.SELF or lowered[k] in lang.POSSESSIVES)), None)
+
+
 def _rest(words: list[str], at: int) -> str:
     """The text from word `at` on, elisions joined again ("j' habite" → "j'habite")."""
     return re.sub(r"(['’]) ", r"\1", " ".join(words[at:]))
@@ -251,11 +258,8 @@ def holder(text: str, prefix_names: bool = True) -> Holder:
         return "self", None
     if first in lang.NOW and any(w in lang.SELF or w in _LEADING_VERBS for w in lowered[1:3]):
         return "self", None
-    if first in _TIME_OPENERS:
-        after = next((k for k in range(1, min(6, len(words)))
-                      if lowered[k] in lang.SELF or lowered[k] in lang.POSSESSIVES), None)
-        if after is not None:
-            return holder(_rest(words, after), prefix_names)
+    if first in _TIME_OPENERS and (after := _person_at(lowered, range(1, 6))) is not None:
+        return holder(_rest(words, after), prefix_names)
     if first in _OPENERS or first in lang.NOW:
         return "unknown", None
     if first in lang.ARTICLES and len(words) > 1 and first not in ("the", "a", "an"):
@@ -267,12 +271,10 @@ def holder(text: str, prefix_names: bool = True) -> Holder:
         return ("thing", noun) if noun else ("unknown", None)
     if not first.isascii() and not _named_opening(words, text):
         return "unknown", None
-    person = next((k for k in (1, 2) if k < len(words)
-                   and (lowered[k] in lang.SELF or lowered[k] in lang.POSSESSIVES)), None)
     # the classifier package imports this module
     from jamgate_stages.classifier.markers import named_person
 
-    if person is not None and not named_person(words[0]):
+    if (person := _person_at(lowered, (1, 2))) is not None and not named_person(words[0]):
         # An opening word that is no known name, then a person ("Actually I live in …",
         # "Eigentlich wohne ich …", "Ja, ich …"): the holder is read from the person (D-401).
         return holder(_rest(words, person), prefix_names)

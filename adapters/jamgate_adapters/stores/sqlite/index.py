@@ -36,7 +36,6 @@ LOOKALIKE_CAP = 1_000
 # A word in half the rows is left out of the ranking (`_weighed`); its count's cap is rounded
 # up to a multiple of this.
 HALF_STEP = 512
-SKIP_COMMON = True
 
 
 def _quoted(term: str) -> str:
@@ -102,7 +101,7 @@ def _weighed(conn: sqlite3.Connection, parts: Sequence[str], frequency: dict[str
     outlives a few hundred saves."""
     over = [part for part in parts
             if frequency[part] > budget and _plain(part) and part not in anchors]
-    if not over or not SKIP_COMMON:
+    if not over:
         return list(parts)
     highest = conn.execute("SELECT max(rowid) FROM records_fts").fetchone()[0] or 0
     cap = -(-highest // (2 * HALF_STEP)) * HALF_STEP
