@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from jamgate_core import Candidate, MemoryRecord, StageContext
 from jamgate_stages._lazy_re import lazy_compile
 from jamgate_stages._nearest import nearest
+from jamgate_stages._text import reading
 
 if TYPE_CHECKING:
     from jamgate_stages._pair import PairModel
@@ -78,7 +79,7 @@ def best_pair(candidate: Candidate, ctx: StageContext, limit: int,
         found = {r.id: r for r, _ in ctx.view.search(candidate.text, limit=limit)}
         found.update((r.id, r) for r, _ in ctx.view.search("", limit=4 * limit))
         pool = list(found.values())
-    kind = holder_kind(candidate.text)
+    kind = holder_kind(reading(candidate.text))
     similarities = [_similarity(candidate.text, r, vector) for r in pool]
     best: tuple[MemoryRecord, float, float] | None = None
     for index, record in enumerate(pool):

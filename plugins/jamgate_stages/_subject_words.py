@@ -113,6 +113,16 @@ LEADING_VERBS = wordset("""wohne wohnt lebe lebt arbeite arbeitet bin habe ziehe
     ascolto leggo scrivo tenho prefiro jogo falo ouço leio escrevo trinke nutze benutze spiele
     spreche bevorzuge lese schreibe höre πίνω τρώω χρησιμοποιώ προτιμώ παίζω μιλάω μιλώ
     διαβάζω γράφω ακούω έχω""")
+# The leading verbs that are first person only (no name takes them: "Carlos vivo en …" is no
+# sentence), so an opening word before one is an adverb, not a person ("Todavía vivo en …",
+# "Finalmente trabajo en …", "Ακόμα μένω …", D-419). French and Italian forms shared with the
+# third person (habite, travaille, réside, sono) are left out.
+FIRST_PERSON_VERBS = wordset("""wohne lebe arbeite bin ziehe vivo trabajo soy estoy resido
+    abito lavoro risiedo moro trabalho sou μένω ζω δουλεύω εργάζομαι είμαι uso bebo tengo
+    prefiero juego hablo toco escucho escribo bevo preferisco gioco parlo suono ascolto leggo
+    scrivo tenho prefiro jogo falo ouço leio escrevo trinke nutze benutze spiele spreche
+    bevorzuge lese schreibe höre πίνω τρώω χρησιμοποιώ προτιμώ παίζω μιλάω μιλώ διαβάζω γράφω
+    ακούω έχω""")
 
 _P = re.IGNORECASE
 # Location, by language: the person's home now. The update verbs ("moved to …") need a name

@@ -25,12 +25,23 @@ __all__ = [
     "has_script",
     "is_cjk",
     "meaningful",
+    "reading",
     "sentences",
     "stem",
     "tokens",
     "words",
     "wordset",
 ]
+
+
+# Typographic apostrophes (right and left single quotation marks, the modifier letter, the
+# full-width one) read as the ASCII apostrophe the rules and the trained models were written for.
+_APOSTROPHES = str.maketrans(dict.fromkeys("\u2019\u2018\u02bc\uff07", "'"))
+
+
+def reading(text: str) -> str:
+    """`text` as the rules read it: "I’m", "I‘m", "Iʼm" are "I'm" (the stored text is unchanged)."""
+    return text if text.isascii() else text.translate(_APOSTROPHES)
 
 
 def wordset(text: str) -> frozenset[str]:

@@ -37,7 +37,7 @@ from jamgate_stages._lazy_re import lazy_compile
 from jamgate_stages._nearest import nearest
 from jamgate_stages._pair_search import best_pair, names_a_span, pair_ready
 from jamgate_stages._replaced_names import holds_all, replaced_terms
-from jamgate_stages._text import fold, stem, words, wordset
+from jamgate_stages._text import fold, reading, stem, words, wordset
 from jamgate_stages._things import closes_account, thing_kinds
 from jamgate_stages._time import is_past
 from jamgate_stages._user_words import OTHER_FORMS, SUBJECT, opening
@@ -170,10 +170,11 @@ class ChangeStage(BaseStage):
         # Passing state in the classifier's reading, unless it updates a fact (D-289).
         pending = candidate.annotations.get(PENDING_REFUSAL)
         otherwise = StageResult.reject(*pending) if pending else StageResult.passed()
-        if not (declares_change(candidate.text) or closes_account(candidate.text)):
+        text = reading(candidate.text)
+        if not (declares_change(text) or closes_account(text)):
             # the rules are silent: the learned pair signal may act, never on passing state
             return otherwise if pending else self._by_pair(candidate, ctx, otherwise)
-        if is_past(candidate.text, ctx.now):
+        if is_past(text, ctx.now):
             return otherwise
         if self._judged(candidate, ctx):
             return StageResult.passed()  # the supersede stage has judged it
@@ -189,7 +190,7 @@ class ChangeStage(BaseStage):
     def _replaced(self, candidate: Candidate, ctx: StageContext) -> MemoryRecord | None:
         """The live fact of the same holder the candidate most resembles, above the floor."""
         vector = ctx.embed(candidate.text, "passage") if ctx.embedder is not None else None
-        kind = holder_kind(candidate.text)
+        kind = holder_kind(reading(candidate.text))
         pending = bool(candidate.annotations.get(PENDING_REFUSAL))
         # A fact holding what the text names as replaced is stronger evidence than resemblance:
         # the nearest of the person's notes may share only "the user …" with it (D-353).
@@ -213,8 +214,9 @@ class ChangeStage(BaseStage):
         """The learned pair signal where the rules found nothing (D-362): the person's live
         fact it scores highest is retired at `pair_retire` or above, named in `related` at
         `pair_related` or above; below, nothing."""
-        if not (self.options.pair and pair_ready(ctx)) or is_past(candidate.text, ctx.now) \
-                or names_a_span(candidate.text, ctx.now) or self._judged(candidate, ctx):
+        text = reading(candidate.text)
+        if not (self.options.pair and pair_ready(ctx)) or is_past(text, ctx.now) \
+                or names_a_span(text, ctx.now) or self._judged(candidate, ctx):
             return otherwise  # no model, the past, or a subject the supersede stage judged
         found = best_pair(candidate, ctx, self.options.candidates,
                           lambda r, kind: self._may_retire(r, candidate, kind, ctx))

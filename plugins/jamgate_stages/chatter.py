@@ -29,7 +29,7 @@ from jamgate_stages._reported_asks import reported_question, reported_request
 from jamgate_stages._reported_thanks import reported_thanks
 from jamgate_stages._self_shapes import standing_elsewhere
 from jamgate_stages._standing import ONSET, STANDING
-from jamgate_stages._text import wordset
+from jamgate_stages._text import reading, wordset
 
 _STATUS_WORDS = wordset(
     """DONE OK ACK NOOP PONG PING READY SUCCESS SUCCEEDED FAILED FAILURE ERROR TIMEOUT COMPLETE
@@ -281,7 +281,7 @@ class ChatterStage(BaseStage):
 
 
     def evaluate(self, candidate: Candidate, ctx: StageContext) -> StageResult:
-        found = chatter_reason(candidate.text)
+        found = chatter_reason(reading(candidate.text))
         if found is None:
             return StageResult.passed()
         code, what = found

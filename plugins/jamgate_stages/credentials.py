@@ -46,7 +46,7 @@ from jamgate_stages._secret_values import REF_NAME as _REF_NAME
 from jamgate_stages._secret_values import placeholder as _placeholder
 from jamgate_stages._secret_values import unworded as _unworded
 from jamgate_stages._seed_phrase import find_seed_phrase
-from jamgate_stages._text import char_classes, wordset
+from jamgate_stages._text import char_classes, reading, wordset
 
 # (kind, label, pattern) of every vendor shape that needs no context: the corpus checks use it.
 _SHAPES: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
@@ -443,6 +443,7 @@ class CredentialsStage(BaseStage):
         """The (kind, label) of the first credential found in `text`, or None."""
         if len(text) < _FIELD_MIN:
             return None
+        text = reading(text)
         lowered = text.lower()
         longest = max(map(len, text.split()), default=0)
         shape = find_shape(text, lowered, longest)

@@ -25,7 +25,7 @@ from pydantic import BaseModel, Field
 
 from jamgate_core import BaseStage, Candidate, StageContext, StageResult
 from jamgate_stages._lazy_re import lazy_compile
-from jamgate_stages._text import sentences
+from jamgate_stages._text import reading, sentences
 
 _TOPICS: dict[str, re.Pattern[str]] = {
     topic: lazy_compile(pattern, re.IGNORECASE)
@@ -201,7 +201,8 @@ class GranularityStage(BaseStage):
 
 
     def evaluate(self, candidate: Candidate, ctx: StageContext) -> StageResult:
-        if not multiple_facts(candidate.text, self.options.min_clauses, self.options.min_topics):
+        options = self.options
+        if not multiple_facts(reading(candidate.text), options.min_clauses, options.min_topics):
             return StageResult.passed()
         return StageResult.reject(
             "granularity.multiple_facts",

@@ -15,7 +15,7 @@ from pydantic import BaseModel
 
 from jamgate_core import BaseStage, Candidate, StageContext, StageResult
 from jamgate_stages._lazy_re import lazy_compile
-from jamgate_stages._text import HintedPattern
+from jamgate_stages._text import HintedPattern, reading
 
 _EARLIER = r"(?:previous|prior|above|earlier|preceding|initial|original|former|system|all)"
 _RULES = (r"(?:instructions?|prompts?|rules|directions|directives|guidelines|messages|context|"
@@ -99,7 +99,7 @@ class InjectionStage(BaseStage):
 
 
     def evaluate(self, candidate: Candidate, ctx: StageContext) -> StageResult:
-        found = injection_reason(candidate.text)
+        found = injection_reason(reading(candidate.text))
         if found is None:
             return StageResult.passed()
         code, what = found

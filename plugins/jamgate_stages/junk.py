@@ -38,6 +38,7 @@ from jamgate_stages._text import (
     FILLER,
     PLACEHOLDERS,
     HintedPattern,
+    reading,
     sentences,
     tokens,
     wordset,
@@ -425,7 +426,7 @@ class JunkStage(BaseStage):
 
 
     def evaluate(self, candidate: Candidate, ctx: StageContext) -> StageResult:
-        text = candidate.text
+        text = reading(candidate.text)
         why = placeholder_reason(text)
         if why:
             return StageResult.reject(

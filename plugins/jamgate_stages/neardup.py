@@ -27,7 +27,7 @@ from rapidfuzz.distance import OSA
 from jamgate_core import BaseStage, Candidate, MemoryRecord, Related, StageContext, StageResult
 from jamgate_stages._lazy_re import lazy_compile
 from jamgate_stages._nearest import nearest
-from jamgate_stages._text import fold, is_cjk, sentences, words, wordset
+from jamgate_stages._text import fold, is_cjk, reading, sentences, words, wordset
 from jamgate_stages.change_words import declares_change
 
 _NUMBER = lazy_compile(r"\d+(?:[.,:]\d+)*")
@@ -178,7 +178,7 @@ class NearDuplicateStage(BaseStage):
         copies = [(r, s) for r, s, duplicate, related in bands
                   if (s >= duplicate or (s >= related and refines(candidate.text, r.text)))
                   and not value_conflict(candidate.text, r.text)]
-        if copies and declares_change(candidate.text):
+        if copies and declares_change(reading(candidate.text)):
             copies = []  # "I'm now a senior developer": an update, not a copy (D-263)
         # A save that keeps every word of its look-alike and says more refines it, subject or
         # not ("Vivo en Barcelona" → "Vivo en Gràcia, en Barcelona"): no copy (D-355).

@@ -15,7 +15,7 @@ import unicodedata
 from pydantic import BaseModel, Field
 
 from jamgate_core import BaseStage, Candidate, StageContext, StageResult
-from jamgate_stages._text import is_cjk, tokens, wordset
+from jamgate_stages._text import is_cjk, reading, tokens, wordset
 
 # Whole phrases, matched as token sequences (so "that's noted" is ["that", "s", "noted"]).
 _PHRASES: tuple[str, ...] = (
@@ -128,7 +128,7 @@ class PrefilterStage(BaseStage):
 
     def evaluate(self, candidate: Candidate, ctx: StageContext) -> StageResult:
         length = len(candidate.text)
-        if length < self.options.min_length and not is_short_cjk_claim(candidate.text):
+        if length < self.options.min_length and not is_short_cjk_claim(reading(candidate.text)):
             return StageResult.reject(
                 "prefilter.too_short",
                 f"Rejected: too short ({length} characters, minimum {self.options.min_length}). "
@@ -142,7 +142,7 @@ class PrefilterStage(BaseStage):
                 "it into separate facts, one per call.",
                 redact=True,
             )
-        if self.options.pleasantries and is_pleasantry(candidate.text):
+        if self.options.pleasantries and is_pleasantry(reading(candidate.text)):
             return StageResult.reject(
                 "prefilter.pleasantry",
                 "Rejected: a pleasantry, not a fact (greetings, thanks, acknowledgements and "

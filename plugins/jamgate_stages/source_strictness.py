@@ -26,6 +26,7 @@ from jamgate_core import BaseStage, Candidate, Source, StageContext, StageResult
 from jamgate_stages._lazy_re import lazy_compile
 from jamgate_stages._self_shapes import addresses_user, speaks_as_assistant, standing_elsewhere
 from jamgate_stages._standing import STANDING
+from jamgate_stages._text import reading
 from jamgate_stages._user_words import OTHER_FORMS, SUBJECT, UNSPACED, alternation
 
 _USER_WORDS = alternation(SUBJECT | OTHER_FORMS, proclitics=True)  # the shared table (D-386)
@@ -248,7 +249,7 @@ class SourceStrictnessStage(BaseStage):
     def evaluate(self, candidate: Candidate, ctx: StageContext) -> StageResult:
         if candidate.source not in self.options.strict_sources:
             return StageResult.passed()
-        text = candidate.text
+        text = reading(candidate.text)
         if self.options.speculation and is_speculative(text):
             return StageResult.reject(
                 "source.speculative",

@@ -35,7 +35,7 @@ from jamgate_core import BaseStage, Candidate, StageContext, StageResult, canoni
 from jamgate_stages import _subject_words as lang
 from jamgate_stages._lazy_re import lazy_compile
 from jamgate_stages._slot_phrases import slot_phrase
-from jamgate_stages._text import fold, sentences, wordset
+from jamgate_stages._text import fold, reading, sentences, wordset
 from jamgate_stages._time import is_past
 
 _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
@@ -269,6 +269,8 @@ def holder(text: str, prefix_names: bool = True) -> Holder:
     if first in _ARTICLES:
         noun = next((w for w in lowered[1:4] if w not in _ADJECTIVES), None)
         return ("thing", noun) if noun else ("unknown", None)
+    if lowered[1:2] and lowered[1] in lang.FIRST_PERSON_VERBS:
+        return "self", None  # an adverb, then a first person's verb ("Todavía vivo …", D-419)
     if not first.isascii() and not _named_opening(words, text):
         return "unknown", None
     # the classifier package imports this module
@@ -382,7 +384,7 @@ class SubjectStage(BaseStage):
     def evaluate(self, candidate: Candidate, ctx: StageContext) -> StageResult:
         if candidate.subject_given or candidate.subject:
             return StageResult.passed()
-        subject = derive_subject(candidate.text, self.options.max_length,
+        subject = derive_subject(reading(candidate.text), self.options.max_length,
                                  self.options.prefix_names, ctx.now)
         if subject is None:
             return StageResult.passed()

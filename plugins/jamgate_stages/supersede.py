@@ -18,6 +18,7 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from jamgate_core import TRUST, BaseStage, Candidate, StageContext, StageResult
+from jamgate_stages._text import reading
 from jamgate_stages._time import is_past
 from jamgate_stages.change import refines
 
@@ -52,7 +53,7 @@ class SupersedeStage(BaseStage):
                 existing_id=best.id,
             )
         present = [record for record in live if not is_past(record.text, ctx.now)]
-        if present and is_past(candidate.text, ctx.now):
+        if present and is_past(reading(candidate.text), ctx.now):
             current = max(present, key=lambda record: record.created_at)
             return StageResult(
                 store_as_history_of=current.id,

@@ -158,3 +158,28 @@ def test_a_move_said_after_a_time_retires_the_old_home(app: App) -> None:
     before = save(app, "I live in Bristol.")
     after = save(app, "Since June I've been living in Leeds.")
     assert (after.decision, after.superseded_ids) == ("superseded", [before.id]), after.message
+
+
+@pytest.mark.parametrize(("text", "subject"), [
+    ("Todavía vivo en Salamanca.", "location"),
+    ("Sinceramente trabajo en Repsol.", "employer"),
+    ("Ainda moro em Coimbra.", "location"),
+    ("Comunque abito a Bergamo.", "location"),
+    ("Πάντα μένω στη Λάρισα.", "location"),
+    ("Tatsächlich wohne ich in Kassel.", "location"),  # a person follows: D-401's reading
+    ("Xiomara vive en Cusco.", "xiomara-location"),  # a third person's verb: a name
+    ("Bruno trabaja en Repsol.", "bruno-employer"),
+])
+def test_an_opening_adverb_before_a_first_persons_verb_is_no_holder(
+        text: str, subject: str | None) -> None:
+    """D-419: in a pro-drop language the verb names the person ("vivo" is "I live"); the word
+    before it was read as someone's name, so "Todavía vivo en …" had `todavia-location`."""
+    from jamgate_stages.subject import derive_subject
+
+    assert derive_subject(text) == subject
+
+
+def test_a_pro_drop_move_after_an_adverb_retires_the_old_home(app: App) -> None:
+    before = save(app, "Vivo en Salamanca.")
+    after = save(app, "Finalmente vivo en Valladolid.")
+    assert (after.decision, after.superseded_ids) == ("superseded", [before.id]), after.message

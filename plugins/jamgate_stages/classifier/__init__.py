@@ -27,6 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from jamgate_core import BaseStage, Candidate, StageContext, StageResult
 from jamgate_stages._self_shapes import about_the_user
 from jamgate_stages._standing import ONSET
+from jamgate_stages._text import reading
 from jamgate_stages.change_words import PENDING_REFUSAL, declares_change
 from jamgate_stages.classifier.features import hashed
 
@@ -71,11 +72,11 @@ def _overruled(category: str, candidate: Candidate) -> str | None:
     is the user ("The user told the assistant …", D-312)."""
     if category == "transient" and candidate.type == "state":
         return "typed"
-    if category in _ONSET_OVERRULES and ONSET.search(candidate.text):
+    if category in _ONSET_OVERRULES and ONSET.search(reading(candidate.text)):
         return "shape"
     if category == "general-knowledge" and candidate.source != "agent-inferred":
         return "user's"
-    if category == "assistant-self" and about_the_user(candidate.text):
+    if category == "assistant-self" and about_the_user(reading(candidate.text)):
         return "shape"
     if candidate.subject is not None:
         return "shape"
@@ -101,7 +102,7 @@ class ClassifierStage(BaseStage):
         weights, embedding = self._model(candidate, ctx)
         if weights is None:
             return StageResult.passed()
-        indices, values = hashed(candidate.text, candidate.source, candidate.type)
+        indices, values = hashed(reading(candidate.text), candidate.source, candidate.type)
         probabilities = weights.probabilities(indices, values, embedding)
         keep = float(probabilities[weights.keep_index])
         decision, why = weights.decide(keep - self.options.margin, candidate.source,
@@ -145,4 +146,4 @@ def _declared_update(candidate: Candidate, ctx: StageContext) -> bool:
     """Whether passing state in the model's reading says it changes a fact ("The user now
     prefers Slack"), so the change stage, which sees the store, refuses it only where it
     updates no live fact of the person's (D-289)."""
-    return declares_change(candidate.text) and "change" in ctx.settings.stage_list()
+    return declares_change(reading(candidate.text)) and "change" in ctx.settings.stage_list()
