@@ -105,3 +105,19 @@ def _similarity(text: str, record: MemoryRecord, vector: list[float] | None) -> 
     if vector and record.embedding and len(record.embedding) == len(vector):
         return cosine(vector, record.embedding)
     return lexical_similarity(text, record.text)
+
+
+def pair_score(candidate: Candidate, record: MemoryRecord, vector: list[float],
+               scored: list[tuple[MemoryRecord, float]], now: datetime) -> float | None:
+    """The vector model's probability that `candidate` replaces `record`, one of its nearest
+    `scored` neighbours; None without a model or the record's vector."""
+    model = model_for("vector")
+    old_vector = record.embedding
+    if model is None or old_vector is None or len(old_vector) != model.dim:
+        return None
+    from jamgate_stages._pair import neighbourhood, probability
+
+    similarities = [s for _, s in scored]
+    index = next(i for i, (r, _) in enumerate(scored) if r.id == record.id)
+    return probability(model, candidate.text, record.text, vector, old_vector, now,
+                       neighbourhood(similarities, index))

@@ -35,7 +35,7 @@ from jamgate_core import (
 )
 from jamgate_stages._lazy_re import lazy_compile
 from jamgate_stages._nearest import nearest
-from jamgate_stages._pair_search import best_pair, names_a_span, pair_ready
+from jamgate_stages._pair_search import best_pair, names_a_span, pair_ready, pair_score
 from jamgate_stages._replaced_names import holds_all, replaced_terms
 from jamgate_stages._text import fold, reading, stem, words, wordset
 from jamgate_stages._things import closes_account, thing_kinds
@@ -160,6 +160,7 @@ class ChangeStage(BaseStage):
         semantic_floor: float = Field(default=0.87, gt=0, le=1)
         lexical_floor: float = Field(default=0.3, gt=0, le=1)
         candidates: int = Field(default=5, ge=1, le=20)
+        semantic_confirm: float = Field(default=0.5, ge=0, le=1)
         # The learned pair signal (D-362 – D-366): retire only at a high probability (0.95
         # lost facts out of fold, D-366), name the fact in `related` from `pair_related`.
         pair: bool = True
@@ -197,8 +198,9 @@ class ChangeStage(BaseStage):
         if not pending and (named := self._named(candidate, kind, ctx)) is not None:
             return named
         if vector:
-            near = [(r, s) for r, s in nearest(ctx, vector, self.options.candidates)
-                    if s >= self.options.semantic_floor]
+            scored = nearest(ctx, vector, self.options.candidates)
+            near = [(r, s) for r, s in scored if s >= self.options.semantic_floor
+                    and self._confirmed(candidate, r, vector, scored, ctx)]
             if (found := self._first(near, candidate, kind, ctx)) is not None:
                 return found
         lexical = [(r, lexical_similarity(candidate.text, r.text))
@@ -234,6 +236,15 @@ class ChangeStage(BaseStage):
                 id=record.id, text=record.text, subject=record.subject,
                 similarity=round(similarity, 4))])
         return otherwise
+
+    def _confirmed(self, candidate: Candidate, record: MemoryRecord, vector: list[float],
+                   scored: list[tuple[MemoryRecord, float]], ctx: StageContext) -> bool:
+        """Whether the learned pair signal, where one ships, does not contradict a pick by
+        resemblance alone (D-425)."""
+        if self.options.semantic_confirm <= 0:
+            return True
+        score = pair_score(candidate, record, vector, scored, ctx.now)
+        return score is None or score >= self.options.semantic_confirm
 
     @staticmethod
     def _judged(candidate: Candidate, ctx: StageContext) -> bool:
@@ -278,8 +289,13 @@ class ChangeStage(BaseStage):
 
     def _first(self, scored: list[tuple[MemoryRecord, float]], candidate: Candidate, kind: str,
                ctx: StageContext) -> MemoryRecord | None:
-        """The most similar record the candidate may retire, or None."""
+        """The most similar record the candidate may retire, or None. Resemblance is no
+        evidence against the subject stage: a record whose subject shares no part with the
+        candidate's is another slot ("User's GitHub handle is …" beside "User switched to
+        Neovim", `editor`, D-425)."""
         for record, _ in sorted(scored, key=lambda hit: -hit[1]):
+            if _other_slot(candidate.subject, record.subject):
+                continue
             if self._may_retire(record, candidate, kind, ctx):
                 return record
         return None
@@ -299,3 +315,9 @@ class ChangeStage(BaseStage):
         return (by_kind and kind in ("self", "unknown")
                 and holder_kind(record.text).startswith("mine:")
                 and not _points_at_someone(candidate.text))
+
+
+def _other_slot(subject: str | None, other: str | None) -> bool:
+    """Two subjects with no part in common (`editor`, `github-handle`); `editor` and
+    `favourite-editor` share one."""
+    return bool(subject and other) and not set(subject.split("-")) & set(other.split("-"))

@@ -90,3 +90,32 @@ def test_below_its_threshold_the_fact_is_only_named(tmp_path: Path) -> None:
         after = save(started, new)
         assert (after.decision, after.superseded_ids) == ("saved", [])
         assert first.id in [r.id for r in after.related]
+
+
+# An agent's notes about one user on technical topics: in the embedder's space they all sit
+# near one another (~0.86 – 0.90), above the change stage's resemblance floor.
+AGENT_NOTES = [
+    "User's GitHub handle is kvoss-dev",
+    "User decided to use PostgreSQL instead of MongoDB for the billing service",
+    "User prefers TypeScript over JavaScript for new projects",
+    "User deploys the side projects on Fly.io",
+]
+
+
+def test_a_declared_change_does_not_retire_an_unrelated_note(semantic: App) -> None:
+    """D-425: "User no longer uses VS Code; switched to Neovim" retired the GitHub handle,
+    the nearest note by resemblance alone; the pair model, where it ships, now confirms."""
+    for text in AGENT_NOTES:
+        assert save(semantic, text, source="agent-inferred").decision == "saved", text
+    after = save(semantic, "User no longer uses VS Code; switched to Neovim",
+                 source="agent-inferred")
+    assert (after.decision, after.superseded_ids) == ("saved", []), after.message
+
+
+def test_a_declared_change_still_retires_the_note_it_replaces(semantic: App) -> None:
+    for text in AGENT_NOTES:
+        save(semantic, text, source="agent-inferred")
+    editor = save(semantic, "User writes code in VS Code", source="agent-inferred")
+    after = save(semantic, "User no longer uses VS Code; switched to Neovim",
+                 source="agent-inferred")
+    assert after.superseded_ids == [editor.id], after.message
