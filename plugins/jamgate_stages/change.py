@@ -320,4 +320,6 @@ class ChangeStage(BaseStage):
 def _other_slot(subject: str | None, other: str | None) -> bool:
     """Two subjects with no part in common (`editor`, `github-handle`); `editor` and
     `favourite-editor` share one."""
-    return bool(subject and other) and not set(subject.split("-")) & set(other.split("-"))
+    if not (subject and other):
+        return False
+    return not set(subject.split("-")) & set(other.split("-"))
