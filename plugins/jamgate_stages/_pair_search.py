@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 from jamgate_core import Candidate, MemoryRecord, StageContext
 from jamgate_stages._lazy_re import lazy_compile
 from jamgate_stages._nearest import nearest
-from jamgate_stages._text import reading
 
 if TYPE_CHECKING:
     from jamgate_stages._pair import PairModel
@@ -66,7 +65,7 @@ def best_pair(candidate: Candidate, ctx: StageContext, limit: int,
     None without a model or a neighbour. With an embedder the neighbours are
     the nearest stored vectors (the candidate's vector is the one the stage already holds: no
     extra embedding); without one, the keyword look-alikes and the newest records."""
-    from jamgate_stages.change import holder_kind, refines  # change imports this module
+    from jamgate_stages.change import candidate_holder, refines  # change imports this module
 
     vector = ctx.embed(candidate.text, "passage") if ctx.embedder is not None else None
     model = model_for("vector" if vector else "lexical")
@@ -79,7 +78,7 @@ def best_pair(candidate: Candidate, ctx: StageContext, limit: int,
         found = {r.id: r for r, _ in ctx.view.search(candidate.text, limit=limit)}
         found.update((r.id, r) for r, _ in ctx.view.search("", limit=4 * limit))
         pool = list(found.values())
-    kind = holder_kind(reading(candidate.text))
+    kind = candidate_holder(candidate)
     similarities = [_similarity(candidate.text, r, vector) for r in pool]
     best: tuple[MemoryRecord, float, float] | None = None
     for index, record in enumerate(pool):

@@ -32,6 +32,7 @@ from jamgate_core import (
     Related,
     StageContext,
     StageResult,
+    canonical_subject,
 )
 from jamgate_stages._lazy_re import lazy_compile
 from jamgate_stages._nearest import nearest
@@ -123,6 +124,19 @@ def holder_kind(text: str) -> str:
     return kind
 
 
+def candidate_holder(candidate: Candidate) -> str:
+    """`holder_kind` of a save, where the subject stage's own reading settles an unclear one:
+    a subject it derived with the opening word as its owner ("Jana got a new job at SAP." →
+    `jana-employer`) is that person's, not the user's (D-426)."""
+    text = reading(candidate.text)
+    kind = holder_kind(text)
+    if kind == "unknown" and candidate.subject and not candidate.subject_given \
+            and (opening := words(text)[:1]) \
+            and candidate.subject.startswith(canonical_subject(fold(opening[0])) + "-"):
+        return "other"
+    return kind
+
+
 def same_holder(new_kind: str, old: str, new: str) -> bool:
     """Both the person's own facts (a text whose holder is unclear counts as theirs when the
     other is plainly theirs, or when neither names or points at anyone: an agent's note or a
@@ -191,7 +205,7 @@ class ChangeStage(BaseStage):
     def _replaced(self, candidate: Candidate, ctx: StageContext) -> MemoryRecord | None:
         """The live fact of the same holder the candidate most resembles, above the floor."""
         vector = ctx.embed(candidate.text, "passage") if ctx.embedder is not None else None
-        kind = holder_kind(reading(candidate.text))
+        kind = candidate_holder(candidate)
         pending = bool(candidate.annotations.get(PENDING_REFUSAL))
         # A fact holding what the text names as replaced is stronger evidence than resemblance:
         # the nearest of the person's notes may share only "the user …" with it (D-353).

@@ -119,3 +119,13 @@ def test_a_declared_change_still_retires_the_note_it_replaces(semantic: App) -> 
     after = save(semantic, "User no longer uses VS Code; switched to Neovim",
                  source="agent-inferred")
     assert after.superseded_ids == [editor.id], after.message
+
+
+@pytest.mark.parametrize("other", ["Jana now works at SAP.", "Jana got a new job at SAP."])
+def test_a_named_persons_new_job_does_not_retire_the_users(semantic: App, other: str) -> None:
+    """D-426: a first name the name table lacks made the holder unclear, and an unclear holder
+    may retire the person's fact; the subject stage had read `jana-employer` all along."""
+    first = save(semantic, "I work as a data engineer at Zalando.")
+    after = save(semantic, other)
+    assert after.memory is not None and after.memory.subject == "jana-employer"
+    assert after.superseded_ids == [], (first.text, after.message)
