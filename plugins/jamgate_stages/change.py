@@ -132,7 +132,7 @@ def candidate_holder(candidate: Candidate) -> str:
     kind = holder_kind(text)
     if kind == "unknown" and candidate.subject and not candidate.subject_given \
             and (opening := words(text)[:1]) \
-            and candidate.subject.startswith(canonical_subject(fold(opening[0])) + "-"):
+            and candidate.subject.startswith(f"{canonical_subject(fold(opening[0]))}-"):
         return "other"
     return kind
 
