@@ -52,7 +52,7 @@ from jamgate_stages.change_words import (
 )
 from jamgate_stages.classifier.markers import marker_features, named_person
 from jamgate_stages.neardup import shingles
-from jamgate_stages.subject import holder
+from jamgate_stages.subject import THIRD_PERSON, holder
 
 _NAMED_OWNER = lazy_compile(r"\W*[^\W\d_][\w-]*['’]s\b")
 # The person as an agent's note names them (D-353): "المستخدم …", "המשתמשת …", "Пользователь …",
@@ -148,6 +148,8 @@ def same_holder(new_kind: str, old: str, new: str) -> bool:
         return new_kind == old_kind  # the same slot of theirs, never a relative's for theirs
     if {new_kind, old_kind} == {"unknown"}:
         return not (_points_at_someone(new) or _points_at_someone(old))
+    if new_kind == "unknown" and words(new)[:1] and words(new)[0].lower() in THIRD_PERSON:
+        return False  # "Her favourite film is now …": someone's, not plainly theirs (D-429)
     return {new_kind, old_kind} <= {"self", "unknown"} and "self" in (new_kind, old_kind)
 
 

@@ -97,6 +97,7 @@ _COPULA = lazy_compile(
 )
 _MAX_COPULA_WORDS = 14
 _THE_USERS = lazy_compile(r"^the\s+user['’]s\s+")
+_USER_CALLED = lazy_compile(r"^(?:the\s+)?user\s+is\s+(?:called|named)\s+(?!after\b)")
 # Words that date the value, not name the slot: "my new phone number is …" updates
 # `phone-number` (D-264). "old" and "former" stay: they name a past slot, not the present one.
 _RECENT = wordset("""new current latest updated present recent newest""")
@@ -126,6 +127,9 @@ _FUNCTION = wordset(
     who that where after before during since than then so very more most"""
 )
 _NAMING = frozenset({"called", "named"})
+# Possessives of a third person: before a relation they name someone in the person's life
+# ("her sister"), before anything else they leave the owner unclear.
+THIRD_PERSON = frozenset({"his", "her", "their"})
 
 Holder = tuple[str, str | None]  # ("self" | "other" | "thing" | "unknown", prefix)
 
@@ -243,6 +247,8 @@ def holder(text: str, prefix_names: bool = True) -> Holder:
         found = _relation_holder(words, 1, named)
         if found:
             return found
+        if first in THIRD_PERSON:
+            return "unknown", None  # "Her favourite film is …": whose is unclear (D-429)
         return ("other", named) if named else ("self", None)
     if first in lang.GREEK_ARTICLES and len(words) > 1:
         if lowered[1] in lang.RELATIONS:
@@ -333,8 +339,10 @@ def derive_subject(text: str, max_length: int = 300, prefix_names: bool = True,
     if kind == "thing" and "employer" in matched:
         return None  # "That works for me": a thing has no employer.
     single = len(sentences(text)) == 1 and len(lowered.split()) <= _MAX_COPULA_WORDS
-    # "The user's employer is …" reads as "my employer is …" (D-403).
-    copula = _COPULA.search(_THE_USERS.sub("my ", lowered)) if single else None
+    # "The user's employer is …" reads as "my employer is …" (D-403), "The user is called …"
+    # as "my name is …" (D-428).
+    mine = _USER_CALLED.sub("my name is ", _THE_USERS.sub("my ", lowered))
+    copula = _COPULA.search(mine) if single else None
     if len(matched) >= 2:
         return None
     if matched:

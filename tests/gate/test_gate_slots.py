@@ -90,6 +90,11 @@ SLOT_UPDATES = [
     ("Я работаю в Яндексе.", "Теперь я работаю в Озоне."),
     ("Mieszkam w Poznaniu.", "Przeprowadziłam się do Wrocławia."),
     ("Ankara'da yaşıyorum.", "Bursa'ya taşındım."),
+    # an agent's note names the user (D-427)
+    ("用户住在广州。", "用户搬到深圳了。"),
+    ("ユーザーは京都に住んでいます。", "ユーザーは名古屋に引っ越しました。"),
+    ("ユーザーはソニーで働いています。", "ユーザーは今は任天堂で働いています。"),
+    ("사용자는 대구에 살아요.", "사용자는 인천으로 이사했어요."),
 ]
 # (a home or job, a later save that leaves it standing)
 SLOT_STANDS = [
@@ -105,6 +110,8 @@ SLOT_STANDS = [
     ("Ik woon in Leiden.", "Ik wil graag in Groningen wonen."),
     ("Я живу в Казани.", "Моя сестра живёт в Самаре."),
     ("Ankara'da yaşıyorum.", "Annem Bursa'da yaşıyor."),
+    ("ユーザーは京都に住んでいます。", "ユーザーの兄は名古屋に住んでいます。"),  # the user's brother
+    ("用户住在广州。", "用户的妹妹住在深圳。"),
 ]
 
 

@@ -183,3 +183,36 @@ def test_a_pro_drop_move_after_an_adverb_retires_the_old_home(app: App) -> None:
     before = save(app, "Vivo en Salamanca.")
     after = save(app, "Finalmente vivo en Valladolid.")
     assert (after.decision, after.superseded_ids) == ("superseded", [before.id]), after.message
+
+
+@pytest.mark.parametrize(("text", "subject"), [
+    ("The user is called Alex.", "name"),  # was `user-name`
+    ("User is called Alex.", "name"),  # was none
+    ("The user is named Alex Moreau.", "name"),
+    ("User is named after her grandmother.", None),  # whom she is named after: no name
+    ("User was called Sasha as a child.", None),  # the past
+    ("The user's dog is called Rex.", "dog-name"),
+])
+def test_the_user_called_reads_as_my_name(text: str, subject: str | None) -> None:
+    """D-428: "The user is called Alex" had the subject `user-name`, which "User's name is
+    Alex" (`name`) never met."""
+    from jamgate_stages.subject import derive_subject
+
+    assert derive_subject(text) == subject
+
+
+@pytest.mark.parametrize("text", ["Her favourite film is Encanto.", "His car is a BMW.",
+                                  "Their house is in Lyon."])
+def test_a_third_persons_possessive_leaves_the_owner_unclear(text: str) -> None:
+    """D-429: "her", "his" and "their" before anything but a relation read as the person's own
+    ("Her favourite film is …" → `favourite-film`, the user's slot)."""
+    from jamgate_stages.subject import derive_subject, holder
+
+    assert holder(text) == ("unknown", None) and derive_subject(text) is None
+
+
+def test_her_new_favourite_leaves_the_users(app: App) -> None:
+    mine = save(app, "My favourite film is Amélie.")
+    save(app, "My daughter's favourite film is Frozen.")
+    after = save(app, "Her favourite film is now Encanto.")
+    assert after.superseded_ids == [], (mine.text, after.message)
