@@ -71,7 +71,8 @@ _WORD = lazy_compile(r"\w+")
 # "… whether to tip or not" embeds the alternative in a statement.
 _COMPLEMENTIZER = wordset("whether ob si se czy ли of om αν कि إذا 是否 かどうか")
 _TR_WH = lazy_compile(
-    r"(?<!\w)(?:hangi|nerede|nereye|nereden|neden|niçin|niye|nasıl|kaç|kimin|kime|ne zaman|"
+    r"(?<!\w)(?:hangi|nerede|nereye|nereden|neden|niçin|niye|nasıl|kaç|kaça|kaçta|kaçtan|kaçı|"
+    r"kaçıncı|kimin|kime|ne zaman|"
     r"ne kadar)(?!\w)|(?<!\w)acaba(?!\w)",
     re.IGNORECASE,
 )

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 
+from jamgate_stages._ask_frames import FRAMES, FRAMES_LAST, after_frame, in_situ, yes_no_end
 from jamgate_stages._ask_shapes import TOLD, asks_in_place, tell_me
 from jamgate_stages._lazy_re import lazy_compile
 from jamgate_stages._request_shapes import polite_frame
@@ -54,8 +55,9 @@ _CJK_INTERROGATIVES = lazy_compile(
 _QUESTION_END = lazy_compile(r"[?？؟⸮]\s*[\"'”’)\]]*\s*$")
 _GREEK_QUESTION_END = lazy_compile(r"[;\u037e]\s*$")
 _WH_NO_MARK = lazy_compile(
-    r"^(?:what|where|who|when|which|why|how)(?:'s|\s+(?:is|are|was|were|do|does|did|can|could|of|"
-    r"should|would|will|has|have|had|much|many|long|old|often))\b",
+    r"^(?:(?:what|where|who|how)s\s+(?:the|a|an|my|your|this|that)\s|"
+    r"(?:what|where|who|when|which|why|how)(?:'s|\s+(?:is|are|was|were|do|does|did|can|could|of|"
+    r"should|would|will|has|have|had|much|many|long|old|often))\b)",
     re.IGNORECASE,
 )
 _AUX_NO_MARK = lazy_compile(
@@ -101,7 +103,8 @@ def is_question(text: str) -> bool:
 # что, perché, που, German wie, Swedish var) are left out: they open statements too.
 _WH_FIRST: frozenset[str] = wordset(
     """where who which why wo wer wann warum wieso weshalb welche welcher welches wohin woher où
-    pourquoi quel quelle quels quelles dónde cuándo cómo cuál cuáles quién quiénes qué cuánto cuánta
+    pourquoi combien quel quelle quels quelles
+    dónde cuándo cómo cuál cuáles quién quiénes qué cuánto cuánta
     cuántos cuántas cosa quale quali quanto quanti quante qual quais πού
     ποιος ποια ποιο ποιοι ποιες πόσο πόσα πόσοι πότε πώς μήπως где кто почему зачем какой какая
     какое какие сколько куда откуда gdzie kto dlaczego ile który która które
@@ -266,5 +269,14 @@ def _unmarked_question(text: str) -> bool:
         or _CJK_NO_MARK.search(text) or _FINAL_PARTICLE.search(text)
         or _PARTICLE.search(text) or _IN_PLACE.search(text)
         or _asking(text) or _wh_first(text) or asks_in_place(text)
-        or tell_me(text, STANDING.search)
+        or tell_me(text, STANDING.search) or _framed(text)
     )
+
+
+def _framed(text: str) -> bool:
+    """A frame, an interrogative in place or a yes/no ending of `_ask_frames` (D-421); a
+    standing word makes the sentence a rule ("me pregunto si …, así que avísame siempre")."""
+    frame = FRAMES.match(text)
+    asks = (frame is not None and after_frame(text[frame.end():], tokens(text[frame.end():]))
+            ) or bool(FRAMES_LAST.search(text[-40:])) or in_situ(text) or yes_no_end(text)
+    return asks and not STANDING.search(text)
