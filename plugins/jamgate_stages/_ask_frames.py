@@ -123,25 +123,27 @@ _IN_SITU = lazy_compile(
     r"(?<!\S)(?:कब|कहाँ|कहां|कौन|कौनसा|कौनसी|कैसे|क्यों|कितना|कितनी|कितने|किस|किसे|किसका|"
     r"किसकी|किसने)(?!\S)",  # hi
 )
+# One row a language: its interrogatives (one word each) and common words that say the text is
+# in it (Vietnamese: its letters).
 _LATIN_ROWS = (
-    (r"apa|siapa|berapa|kapan|mana|kenapa|mengapa|bagaimana|gimana|dimana",  # id, ms
+    ("apa siapa berapa kapan mana kenapa mengapa bagaimana gimana dimana",  # id, ms
      "yang sudah belum saya aku kamu ini itu untuk dengan tidak nggak gak ada dong sih buat bisa "
      "lagi mau kemarin besok hari paling nak tak"),
-    (r"wapi|lini|nani|nini|ngapi|gani|vipi|kwa nini",  # sw
+    ("wapi lini nani nini ngapi gani vipi",  # sw
      "ni ya wa na kwa la za cha vya kwenye leo kesho jana hii huu yako yangu"),
-    (r"bao nhiêu|mấy giờ|mấy|khi nào|bao giờ|ở đâu|đâu|tại sao|vì sao|ai|gì|nào",  # vi
+    ("nhiêu mấy nào đâu ai gì",  # vi: "bao nhiêu", "khi nào", "ở đâu" (not "sao": "sao lưu")
      ""),
 )
 _VI_LETTERS = lazy_compile(r"[ăđơưạảấầẩẫậắằẳẵặẹẻẽếềểễệỉịọỏốồổỗộớờởỡợụủứừửữựỳỵỷỹ]", re.IGNORECASE)
-_LATIN_WH = [lazy_compile(rf"(?<!\w)(?:{words})(?!\w)", re.IGNORECASE) for words, _ in _LATIN_ROWS]
+_LATIN_WH = [wordset(words) for words, _ in _LATIN_ROWS]
 _LATIN_HINTS = [wordset(hints) for _, hints in _LATIN_ROWS]
 
 
 def _latin_in_situ(text: str, words: tuple[str, ...]) -> bool:
     """An interrogative of Indonesian, Swahili or Vietnamese in a text of that language."""
     for wh, hints in zip(_LATIN_WH, _LATIN_HINTS, strict=True):
-        if wh.search(text) and (any(w in hints for w in words) if hints
-                                else bool(_VI_LETTERS.search(text))):
+        if not wh.isdisjoint(words) and (any(w in hints for w in words) if hints
+                                         else bool(_VI_LETTERS.search(text))):
             return True
     return False
 
@@ -170,11 +172,9 @@ def in_situ(text: str) -> bool:
             _JA_WH.search(text) and _JA_ASK_END.search(text[-8:]))
     if _CLAUSE_BREAK.search(text):
         return False
-    if _INDEFINITE.search(text):
-        return False
-    if text.isascii() or not _IN_SITU.search(text):
-        return _latin_in_situ(text, tokens(text))
-    return True
+    asks = (not text.isascii() and bool(_IN_SITU.search(text))) or _latin_in_situ(
+        text, tokens(text))
+    return asks and not _INDEFINITE.search(text)
 
 
 _YES_NO_END = lazy_compile(
@@ -202,5 +202,5 @@ _SECOND_PERSON_FIRST = lazy_compile(  # Czech and Slovak: "Máš …", "Vieš �
 
 def yes_no_end(text: str) -> bool:
     """A yes/no question by its ending or, in Czech and Slovak, its verb (see above)."""
-    return bool(_YES_NO_END.search(text[-40:]) or _ZH_A_NOT_A.match(text)
+    return bool(_YES_NO_END.search(text[-40:]) or ("不" in text and _ZH_A_NOT_A.match(text))
                 or _SECOND_PERSON_FIRST.match(text))

@@ -278,5 +278,6 @@ def _framed(text: str) -> bool:
     standing word makes the sentence a rule ("me pregunto si …, así que avísame siempre")."""
     frame = FRAMES.match(text)
     asks = (frame is not None and after_frame(text[frame.end():], tokens(text[frame.end():]))
-            ) or bool(FRAMES_LAST.search(text[-40:])) or in_situ(text) or yes_no_end(text)
+            ) or (not text.isascii() and bool(FRAMES_LAST.search(text[-40:]))
+                  ) or in_situ(text) or yes_no_end(text)
     return asks and not STANDING.search(text)
