@@ -136,6 +136,9 @@ _LATIN_ROWS = (
 )
 _VI_LETTERS = lazy_compile(r"[ăđơưạảấầẩẫậắằẳẵặẹẻẽếềểễệỉịọỏốồổỗộớờởỡợụủứừửữựỳỵỷỹ]", re.IGNORECASE)
 _LATIN_WH = [wordset(words) for words, _ in _LATIN_ROWS]
+_LATIN_ANY = lazy_compile(  # a cheap first look before the text's words are read
+    r"(?<!\w)(?:" + "|".join(w for words, _ in _LATIN_ROWS for w in words.split()) + r")(?!\w)"
+)
 _LATIN_HINTS = [wordset(hints) for _, hints in _LATIN_ROWS]
 
 
@@ -172,8 +175,8 @@ def in_situ(text: str) -> bool:
             _JA_WH.search(text) and _JA_ASK_END.search(text[-8:]))
     if _CLAUSE_BREAK.search(text):
         return False
-    asks = (not text.isascii() and bool(_IN_SITU.search(text))) or _latin_in_situ(
-        text, tokens(text))
+    asks = (not text.isascii() and bool(_IN_SITU.search(text))) or (
+        bool(_LATIN_ANY.search(text.lower())) and _latin_in_situ(text, tokens(text)))
     return asks and not _INDEFINITE.search(text)
 
 
@@ -200,7 +203,21 @@ _SECOND_PERSON_FIRST = lazy_compile(  # Czech and Slovak: "Máš …", "Vieš �
 )
 
 
+# The last words `_YES_NO_END` can end on outside Korean and Chinese: the ending is searched
+# only after one of them (or a Hangul or Han character), so most texts cost a set look-up.
+_END_WORDS = wordset("""
+chưa không belum blm tidak nggak gak enggak bado la hapana no não نه خیر לא right it correct
+oder wahr gell non pas verdad é né vero giusto toch hè prawda правда ли да mi σωστά είναι נכון
+صح كده درسته na kan ndiyo sivyo
+""")
+_LAST_WORD = lazy_compile(r"(\w+)\W*$")
+
+
 def yes_no_end(text: str) -> bool:
     """A yes/no question by its ending or, in Czech and Slovak, its verb (see above)."""
-    return bool(_YES_NO_END.search(text[-40:]) or ("不" in text and _ZH_A_NOT_A.match(text))
-                or _SECOND_PERSON_FIRST.match(text))
+    tail = text[-40:]
+    last = _LAST_WORD.search(tail[-16:])
+    ending = last is not None and (last.group(1).lower() in _END_WORDS or "\uac00" <= (
+        last.group(1)[-1]) <= "\ud7af" or "\u4e00" <= last.group(1)[-1] <= "\u9fff")
+    return bool((ending and _YES_NO_END.search(tail))
+                or ("不" in text and _ZH_A_NOT_A.match(text)) or _SECOND_PERSON_FIRST.match(text))

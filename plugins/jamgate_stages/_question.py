@@ -21,6 +21,9 @@ around a standing instruction ("Could you always answer in Greek?") is not a que
 Since D-313, "how" where it also means "as" asks before a closed set of complements ("Wie
 heißt …", "Hoe laat …", "Jak się nazywa …", "Как зовут …"), "qu'est-ce que" opens a question,
 and a recall question may name the thing recalled after an article ("Tu te souviens du …").
+Since D-421, also the frames, interrogatives in place and yes/no endings of `_ask_frames`, one
+table a construction ("Me gustaría saber cuántos …", "این لوگو رو کی …",
+"昨天的订单发货了没有", "…, right").
 A statement that mentions a question ("One question I get asked is where my accent comes
 from: Cork") opens with none of these and stays a statement.
 """

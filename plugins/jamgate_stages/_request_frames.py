@@ -86,7 +86,7 @@ _ID_REQUEST = lazy_compile(
     re.IGNORECASE,
 )
 _SW_REQUEST = lazy_compile(
-    r"^ni\w{3,}(?:ie|ee)\s|^(?=.*(?<!\w)tafadhali(?!\w))|^(?:fupisha|andika|tuma|hesabu|tafsiri|"
+    r"^ni\w{3,}(?:ie|ee)\s|^(?:fupisha|andika|tuma|hesabu|tafsiri|"
     r"angalia|soma|tengeneza|andaa)\s.*(?<!\w)(?:hii|huu|hiki|hizi|leo|sasa)(?!\w)",
     re.IGNORECASE,
 )
@@ -111,7 +111,7 @@ _SCRIPT_ROWS = (
     (lazy_compile(r"[\u3040-\u30ff]"), (_JA_REQUEST,)),
     (lazy_compile(r"[\uac00-\ud7af]"), (_KO_REQUEST,)),
     (lazy_compile(r"[\u4e00-\u9fff]"), (_ZH_REQUEST,)),
-    (lazy_compile(r"[\u00c0-\u1eff]"), (_VI_REQUEST, _ID_REQUEST, _SW_REQUEST)),
+    (lazy_compile(r"[ăđơưạảấầẩẫậắằẳẵặẹẻẽếềểễệỉịọỏốồổỗộớờởỡợụủứừửữựỳỵỷỹ]"), (_VI_REQUEST,)),
 )
 
 
@@ -120,7 +120,7 @@ def table_request(text: str) -> bool:
     languages (the caller has already ruled out the other standing words)."""
     if text.isascii():
         asks = bool(_PERFECTIVE.match(text) or _ID_REQUEST.match(text)
-                    or _SW_REQUEST.search(text))
+                    or _SW_REQUEST.match(text) or "tafadhali" in text.lower())
     else:
         asks = bool(_PERFECTIVE.match(text)) or any(
             row.search(text) for script, rows in _SCRIPT_ROWS if script.search(text)

@@ -17,7 +17,9 @@
   D-272 the request may also open with a polite frame or an imperative with its pronoun
   attached, whatever the verb (`_request_shapes`), its object may be a place in this
   conversation ("the table below", "line 42", "the attached contract"), and Turkish and Hindi
-  requests may put the imperative last.
+  requests may put the imperative last. Since D-422 the request frames of more languages
+  (`_request_frames`: perfective imperatives, "תכתוב לי", "giúp mình", "ช่วย…", "tolong",
+  "帮我", "…一下") count, unless a standing word of their languages makes a rule.
 - `junk.transient`: present-moment state ("right now", live weather) saved without a `type`.
   Preferences about weather ("prefers cold weather", "runs when it's sunny") are durable.
 """
