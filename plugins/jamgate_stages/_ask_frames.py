@@ -136,9 +136,7 @@ _LATIN_ROWS = (
 )
 _VI_LETTERS = lazy_compile(r"[ăđơưạảấầẩẫậắằẳẵặẹẻẽếềểễệỉịọỏốồổỗộớờởỡợụủứừửữựỳỵỷỹ]", re.IGNORECASE)
 _LATIN_WH = [wordset(words) for words, _ in _LATIN_ROWS]
-_LATIN_ANY = lazy_compile(  # a cheap first look before the text's words are read
-    r"(?<!\w)(?:" + "|".join(w for words, _ in _LATIN_ROWS for w in words.split()) + r")(?!\w)"
-)
+_LATIN_ANY = frozenset().union(*_LATIN_WH)
 _LATIN_HINTS = [wordset(hints) for _, hints in _LATIN_ROWS]
 
 
@@ -175,8 +173,9 @@ def in_situ(text: str) -> bool:
             _JA_WH.search(text) and _JA_ASK_END.search(text[-8:]))
     if _CLAUSE_BREAK.search(text):
         return False
+    words = tokens(text)  # shared with the other stages (memoised)
     asks = (not text.isascii() and bool(_IN_SITU.search(text))) or (
-        bool(_LATIN_ANY.search(text.lower())) and _latin_in_situ(text, tokens(text)))
+        not _LATIN_ANY.isdisjoint(words) and _latin_in_situ(text, words))
     return asks and not _INDEFINITE.search(text)
 
 
@@ -210,14 +209,19 @@ chưa không belum blm tidak nggak gak enggak bado la hapana no não نه خیر
 oder wahr gell non pas verdad é né vero giusto toch hè prawda правда ли да mi σωστά είναι נכון
 صح كده درسته na kan ndiyo sivyo
 """)
-_LAST_WORD = lazy_compile(r"(\w+)\W*$")
+_SECOND_PERSON = wordset(
+    "máš víš znáš pamatuješ můžeš máte víte znáte vieš poznáš pamätáš môžeš viete"
+)
 
 
 def yes_no_end(text: str) -> bool:
     """A yes/no question by its ending or, in Czech and Slovak, its verb (see above)."""
-    tail = text[-40:]
-    last = _LAST_WORD.search(tail[-16:])
-    ending = last is not None and (last.group(1).lower() in _END_WORDS or "\uac00" <= (
-        last.group(1)[-1]) <= "\ud7af" or "\u4e00" <= last.group(1)[-1] <= "\u9fff")
-    return bool((ending and _YES_NO_END.search(tail))
-                or ("不" in text and _ZH_A_NOT_A.match(text)) or _SECOND_PERSON_FIRST.match(text))
+    words = tokens(text)
+    if not words:
+        return False
+    last = words[-1]
+    ending = last in _END_WORDS or "\uac00" <= last[-1] <= "\ud7af" or (
+        "\u4e00" <= last[-1] <= "\u9fff")
+    return bool((ending and _YES_NO_END.search(text[-40:]))
+                or ("不" in text and _ZH_A_NOT_A.match(text))
+                or (words[0] in _SECOND_PERSON and _SECOND_PERSON_FIRST.match(text)))

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 
 from jamgate_stages._lazy_re import lazy_compile
+from jamgate_stages._text import tokens, wordset
 
 STANDING_MORE = lazy_compile(
     r"(?<!\w)(?:vždy|vždycky|nikdy|pokaždé|odteď|zakaždým|odteraz|завжди|ніколи|щоразу|"
@@ -28,24 +29,29 @@ STANDING_MORE = lazy_compile(
     r"siku zote|kamwe)(?!\w)|เสมอ|ทุกครั้ง|ทุก|ตลอด|ต่อไปนี้",
     re.IGNORECASE,
 )
-_PLEASE = (r"(?:prosím|prosim|будь ласка|proszę|пожалуйста|בבקשה|لطفاً|لطفا|من فضلك|tolong|"
-           r"tafadhali|please)[\s,]*")
-# Perfective imperatives (one act), first in the sentence.
-_PERFECTIVE = lazy_compile(
-    rf"^(?:{_PLEASE})?(?:"
-    r"napiš|pošli|spusť|zkontroluj|přelož|shrň|oprav|najdi|spočítej|připrav|udělej|vytvoř|"
-    r"nakresli|zavolej|připomeň|smaž|přepiš|zkrať|projdi|otevři|ulož|seřaď|uprav|zjisti|vystav|"
-    r"objednej|zarezervuj|zruš|"  # cs
-    r"napíš|spusti|skontroluj|prelož|zhrň|nájdi|spočítaj|priprav|urob|vytvor|zavolaj|pripomeň|"
-    r"zmaž|prepíš|skráť|prejdi|otvor|zoraď|objednaj|"  # sk
-    r"напиши|надішли|відправ|перевір|переклади|підсумуй|виправ|знайди|порахуй|підготуй|зроби|"
-    r"створи|намалюй|зателефонуй|нагадай|видали|перепиши|скороти|відкрий|збережи|перезапусти|"
-    r"запусти|"  # uk (and ru)
-    r"пришли|удали|открой|сохрани|набросай|пересчитай|закажи|отмени|забронируй|"  # ru
-    r"wystaw|policz|narysuj|usuń|zapisz|otwórz|uruchom|zamów|zarezerwuj|odwołaj|anuluj|przelicz|"
-    r"posortuj|skróć|rozwiąż|przypomnij|restartuj|отсортируй|упорядочь)(?!\w)",  # pl
-    re.IGNORECASE,
-)
+_PLEASE = r"(?:בבקשה|لطفاً|لطفا|من فضلك)[\s,]*"
+# Perfective imperatives (one act), first in the sentence (after "please").
+PERFECTIVE = wordset("""
+napiš pošli spusť zkontroluj přelož shrň oprav najdi spočítej připrav udělej vytvoř nakresli
+zavolej připomeň smaž přepiš zkrať projdi otevři ulož seřaď uprav zjisti vystav objednej
+zarezervuj zruš restartuj
+napíš spusti skontroluj prelož zhrň nájdi spočítaj priprav urob vytvor zavolaj pripomeň zmaž
+prepíš skráť prejdi otvor zoraď objednaj
+напиши надішли відправ перевір переклади підсумуй виправ знайди порахуй підготуй зроби створи
+намалюй зателефонуй нагадай видали перепиши скороти відкрий збережи перезапусти запусти
+пришли удали открой сохрани набросай пересчитай закажи отмени забронируй отсортируй упорядочь
+wystaw policz narysuj usuń zapisz otwórz uruchom zamów zarezervuj odwołaj anuluj przelicz
+posortuj skróć rozwiąż przypomnij
+""")
+_PLEASE_WORDS = wordset("prosím prosim будь ласка proszę пожалуйста please")
+
+
+def _perfective(words: tuple[str, ...]) -> bool:
+    """A perfective imperative first, after any "please"."""
+    rest = [w for w in words[:3] if w not in _PLEASE_WORDS]
+    return bool(rest) and rest[0] in PERFECTIVE
+
+
 _HE_REQUEST = lazy_compile(
     rf"^(?:{_PLEASE})?(?:תכתוב|תכתבי|תשלח|תשלחי|תבדוק|תבדקי|תסכם|תסכמי|תתרגם|תתרגמי|תמצא|תמצאי|"
     r"תחשב|תחשבי|תכין|תכיני|תעשה|תעשי|תנסח|תנסחי|תעבור|תעברי|תקבע|תקבעי|תזכיר|תזכירי|תמחק|"
@@ -102,6 +108,13 @@ _KO_REQUEST = lazy_compile(
     r"(?:^|\s)(?:이|그|이거|오늘|내일|지금|아래|위|다시|좀|첫|하나)(?:\s|$).*"
     r"(?:줘|주세요|줄래|줄래요|해 줘|해줘)[.!\s]*$"
 )
+# The first words of the Indonesian and Swahili rows (a set look-up before their patterns).
+_ASCII_FIRST = wordset("""
+tolong coba mohon bikinin cariin kirimin bacain beliin ambilin bantuin tulisin gantiin buatkan
+carikan kirimkan tuliskan jelaskan terjemahkan ringkaskan bacakan siapkan pesankan rangkumkan
+hitungkan periksakan hitung cek kirim buat tulis cari baca ubah ganti hapus simpan ringkas
+fupisha andika tuma hesabu tafsiri angalia soma tengeneza andaa
+""")
 # Each row is searched only in a text with a letter of its script (a cheap character scan).
 _SCRIPT_ROWS = (
     (lazy_compile(r"[\u0590-\u05ff]"), (_HE_REQUEST,)),
@@ -118,11 +131,15 @@ _SCRIPT_ROWS = (
 def table_request(text: str) -> bool:
     """A request for this turn by one of the rows above, with no standing word of their
     languages (the caller has already ruled out the other standing words)."""
+    words = tokens(text)
+    if not words:
+        return False
     if text.isascii():
-        asks = bool(_PERFECTIVE.match(text) or _ID_REQUEST.match(text)
-                    or _SW_REQUEST.match(text) or "tafadhali" in text.lower())
+        first = words[0] in _ASCII_FIRST or words[0].startswith("ni")
+        asks = _perfective(words) or "tafadhali" in words or (first and bool(
+            _ID_REQUEST.match(text) or _SW_REQUEST.match(text)))
     else:
-        asks = bool(_PERFECTIVE.match(text)) or any(
+        asks = _perfective(words) or any(
             row.search(text) for script, rows in _SCRIPT_ROWS if script.search(text)
             for row in rows)
     return asks and not STANDING_MORE.search(text)
