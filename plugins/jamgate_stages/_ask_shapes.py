@@ -71,7 +71,8 @@ _WORD = lazy_compile(r"\w+")
 # "… whether to tip or not" embeds the alternative in a statement.
 _COMPLEMENTIZER = wordset("whether ob si se czy ли of om αν कि إذا 是否 かどうか")
 _TR_WH = lazy_compile(
-    r"(?<!\w)(?:hangi|nerede|nereye|nereden|neden|niçin|niye|nasıl|kaç|kimin|kime|ne zaman|"
+    r"(?<!\w)(?:hangi|nerede|nereye|nereden|neden|niçin|niye|nasıl|kaç|kaça|kaçta|kaçtan|kaçı|"
+    r"kaçıncı|kimin|kime|ne zaman|"
     r"ne kadar)(?!\w)|(?<!\w)acaba(?!\w)",
     re.IGNORECASE,
 )
@@ -98,7 +99,7 @@ _KO_WH_COPULA = lazy_compile(
     r"(?:언제|어디|뭐|무엇|누구|몇\s*\S+?|어느\s*\S+?)\s*(?:예요|이에요|에요|야|이야|입니까|"
     r"인가요|일까요?|였지|였더라|더라|지)[?.\s]*$"
 )
-_CLAUSE_BREAK = lazy_compile(r"[,;:，；、]")
+_CLAUSE_BREAK = lazy_compile(r"[,;:，；：、]")
 _WHEN_WORDS = wordset("wanneer kiedy quando cuando")
 _FINITE_AUX = wordset(
     """is was zijn waren ben bent heb hebt heeft hebben had hadden kan kun kunnen moet moeten

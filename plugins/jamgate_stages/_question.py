@@ -21,6 +21,9 @@ around a standing instruction ("Could you always answer in Greek?") is not a que
 Since D-313, "how" where it also means "as" asks before a closed set of complements ("Wie
 heißt …", "Hoe laat …", "Jak się nazywa …", "Как зовут …"), "qu'est-ce que" opens a question,
 and a recall question may name the thing recalled after an article ("Tu te souviens du …").
+Since D-421, also the frames, interrogatives in place and yes/no endings of `_ask_frames`, one
+table a construction ("Me gustaría saber cuántos …", "این لوگو رو کی …",
+"昨天的订单发货了没有", "…, right").
 A statement that mentions a question ("One question I get asked is where my accent comes
 from: Cork") opens with none of these and stays a statement.
 """
@@ -29,6 +32,7 @@ from __future__ import annotations
 
 import re
 
+from jamgate_stages._ask_frames import FRAMES, FRAMES_LAST, after_frame, in_situ, yes_no_end
 from jamgate_stages._ask_shapes import TOLD, asks_in_place, tell_me
 from jamgate_stages._lazy_re import lazy_compile
 from jamgate_stages._request_shapes import polite_frame
@@ -54,8 +58,9 @@ _CJK_INTERROGATIVES = lazy_compile(
 _QUESTION_END = lazy_compile(r"[?？؟⸮]\s*[\"'”’)\]]*\s*$")
 _GREEK_QUESTION_END = lazy_compile(r"[;\u037e]\s*$")
 _WH_NO_MARK = lazy_compile(
-    r"^(?:what|where|who|when|which|why|how)(?:'s|\s+(?:is|are|was|were|do|does|did|can|could|of|"
-    r"should|would|will|has|have|had|much|many|long|old|often))\b",
+    r"^(?:(?:what|where|who|how)s\s+(?:the|a|an|my|your|this|that)\s|"
+    r"(?:what|where|who|when|which|why|how)(?:'s|\s+(?:is|are|was|were|do|does|did|can|could|of|"
+    r"should|would|will|has|have|had|much|many|long|old|often))\b)",
     re.IGNORECASE,
 )
 _AUX_NO_MARK = lazy_compile(
@@ -101,7 +106,8 @@ def is_question(text: str) -> bool:
 # что, perché, που, German wie, Swedish var) are left out: they open statements too.
 _WH_FIRST: frozenset[str] = wordset(
     """where who which why wo wer wann warum wieso weshalb welche welcher welches wohin woher où
-    pourquoi quel quelle quels quelles dónde cuándo cómo cuál cuáles quién quiénes qué cuánto cuánta
+    pourquoi combien quel quelle quels quelles
+    dónde cuándo cómo cuál cuáles quién quiénes qué cuánto cuánta
     cuántos cuántas cosa quale quali quanto quanti quante qual quais πού
     ποιος ποια ποιο ποιοι ποιες πόσο πόσα πόσοι πότε πώς μήπως где кто почему зачем какой какая
     какое какие сколько куда откуда gdzie kto dlaczego ile który która które
@@ -266,5 +272,15 @@ def _unmarked_question(text: str) -> bool:
         or _CJK_NO_MARK.search(text) or _FINAL_PARTICLE.search(text)
         or _PARTICLE.search(text) or _IN_PLACE.search(text)
         or _asking(text) or _wh_first(text) or asks_in_place(text)
-        or tell_me(text, STANDING.search)
+        or tell_me(text, STANDING.search) or _framed(text)
     )
+
+
+def _framed(text: str) -> bool:
+    """A frame, an interrogative in place or a yes/no ending of `_ask_frames` (D-421); a
+    standing word makes the sentence a rule ("me pregunto si …, así que avísame siempre")."""
+    frame = FRAMES.match(text)
+    asks = (frame is not None and after_frame(text[frame.end():], tokens(text[frame.end():]))
+            ) or (not text.isascii() and bool(FRAMES_LAST.search(text[-40:]))
+                  ) or in_situ(text) or yes_no_end(text)
+    return asks and not STANDING.search(text)

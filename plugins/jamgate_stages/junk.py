@@ -17,7 +17,9 @@
   D-272 the request may also open with a polite frame or an imperative with its pronoun
   attached, whatever the verb (`_request_shapes`), its object may be a place in this
   conversation ("the table below", "line 42", "the attached contract"), and Turkish and Hindi
-  requests may put the imperative last.
+  requests may put the imperative last. Since D-422 the request frames of more languages
+  (`_request_frames`: perfective imperatives, "תכתוב לי", "giúp mình", "ช่วย…", "tolong",
+  "帮我", "…一下") count, unless a standing word of their languages makes a rule.
 - `junk.transient`: present-moment state ("right now", live weather) saved without a `type`.
   Preferences about weather ("prefers cold weather", "runs when it's sunny") are durable.
 """
@@ -31,6 +33,7 @@ from pydantic import BaseModel
 from jamgate_core import BaseStage, Candidate, StageContext, StageResult
 from jamgate_stages._lazy_re import lazy_compile
 from jamgate_stages._question import is_question
+from jamgate_stages._request_frames import table_request
 from jamgate_stages._request_shapes import request_opening
 from jamgate_stages._slot_phrases import slot_phrase
 from jamgate_stages._standing import STANDING as _STANDING
@@ -172,7 +175,10 @@ _TASK = (
     r"turn|przetłumacz|zrób|napisz|sprawdź|popraw|streść|wyjaśnij|przygotuj|znajdź|wyślij|"
     r"pokaż|przeczytaj|oblicz|vat|maak|schrijf|vertaal|controleer|stuur|herschrijf|verbeter|"
     r"bereken|придумай|посчитай|отправь|перепиши|haceme|hacé|mandá|revê|manda|envia|monta|"
-    r"calcula|στείλε|υπολόγισε"
+    r"calcula|στείλε|υπολόγισε|"
+    # since D-422: more English, Italian and Dutch task verbs
+    r"rerun|plot|export|archive|forward|move|delete|remove|print|schedule|cancel|resize|restart|"
+    r"calcola|ricalcola|stampa|annulla|cancella|plan|zet"
 )
 # What may come before the verb: politeness, "now", an address.
 _LEAD = (
@@ -216,7 +222,7 @@ _DURABLE_OBJECTS = wordset(
 )
 # A new artifact: "write a regex", "give me five ideas", "rédige-moi une réponse".
 _ARTIFACT = lazy_compile(
-    rf"^{_LEAD}(?:{_TASK})(?:[-’']\w+)?\s+(?:(?:me|mir|moi|me|mi|για μένα)\s+)?"
+    rf"^{_LEAD}(?:{_TASK})(?:[-’']\w+)?\s+(?:(?:me|mir|moi|me|mi|μου|για μένα)\s+)?"
     r"(?:a|an|some|two|three|four|five|six|ten|quick|ein|eine|einen|un|une|uno|una|um|uma|een|"
     r"ένα|μια|ένας)\b",
     re.IGNORECASE,
@@ -238,14 +244,19 @@ _TR_DURABLE = ("proje", "repo", "depo", "ekip", "şirket", "kod taban")
 _NOW_REQUEST = lazy_compile(
     r"\b(?:now|right away|asap|today|tonight|tomorrow|yesterday|so far|jetzt|sofort|heute|"
     r"morgen|maintenant|aujourd['’]hui|demain|ce soir|ahora|hoy|mañana|esta noche|adesso|oggi|"
-    r"domani|stasera|agora|hoje|amanhã|şimdi|bugün|yarın|teraz|сейчас|сегодня|завтра)\b|"
+    r"domani|stasera|agora|hoje|amanhã|şimdi|bugün|yarın|teraz|сейчас|сегодня|завтра|"
+    r"vandaag|vanmiddag|vanavond|nu|"
+    # what was just given in this conversation (D-422): "que je viens de coller"
+    r"(?:je|tu) viens de|acabo de|acabas de|acabei de|ho appena|hai appena|gerade eben|"
+    r"just (?:pasted|sent|shared|uploaded|attached|wrote))\b|"
     r"(?<!\w)(?:τώρα|σήμερα|αύριο|απόψε)(?!\w)",
     re.IGNORECASE,
 )
 # Turkish puts the imperative last; Chinese, Japanese and Korean mark a request at either end.
 _TR_REQUEST = lazy_compile(
-    r"\b(?:bu|şu|bunu|şunu|bunları)\s+(\w+).*\b(?:çevir|yaz|anlat|açıkla|özetle|düzelt|ver|göster|"
-    r"hazırla|oluştur|incele|oku|bul|hesapla|kontrol et|gözden geçir)(?:in|iniz|ir misin)?\W*$",
+    r"\b(?:bu|şu|bunu|şunu|bunları|yukarıdaki|aşağıdaki)\s+(\w+).*\b(?:çevir|yaz|anlat|açıkla|"
+    r"özetle|düzelt|ver|göster|hazırla|oluştur|incele|oku|bul|hesapla|kontrol et|gözden geçir|"
+    r"aktar|dışa aktar|dök|gönder|sil|düzenle|kaydet)(?:in|iniz|ir misin)?\W*$",
     re.IGNORECASE,
 )
 # Arabic, Persian and Hebrew put the imperative first and the demonstrative after it.
@@ -292,6 +303,8 @@ def is_one_off(text: str) -> bool:
         return True
     if _CJK_REQUEST.search(stripped) or _RTL_REQUEST.search(stripped) or (
             not stripped.isascii() and _verb_last_request(stripped)):
+        return True
+    if table_request(stripped):  # the request frames of more languages (D-422)
         return True
     if _IMPERATIVE.match(stripped):
         if _NOW_REQUEST.search(stripped) or (
