@@ -110,7 +110,7 @@ SLOT_STANDS = [
     ("Ik woon in Leiden.", "Ik wil graag in Groningen wonen."),
     ("Я живу в Казани.", "Моя сестра живёт в Самаре."),
     ("Ankara'da yaşıyorum.", "Annem Bursa'da yaşıyor."),
-    ("ユーザーは京都に住んでいます。", "ユーザーの兄は名古屋に住んでいます。"),  # the user's brother
+    ("ユーザーは京都に住んでいます。", "ユーザーの兄は名古屋に住んでいます。"),
     ("用户住在广州。", "用户的妹妹住在深圳。"),
 ]
 
