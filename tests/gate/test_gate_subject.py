@@ -18,7 +18,7 @@ from jamgate_stages.subject import SubjectStage, derive_subject
     ("I code in Python", "programming-language"),
     ("I'm working on Jamgate", "current-project"),
     ("the sky is blue", "sky"),
-    ("her car was red", "car"),
+    ("her car was red", None),  # whose car is unclear: no longer the user's `car` (D-429)
     ("my favorite color is blue", "favorite-color"),
     ("my sister lives in Berlin", "sister-location"),
     ("Jam's sister lives in Berlin", "jam-sister-location"),
@@ -30,7 +30,7 @@ from jamgate_stages.subject import SubjectStage, derive_subject
     ("The office is located in Athens", "office-location"),
     ("I no longer live in Athens", "location"),
 ])
-def test_derived_subjects(text: str, subject: str) -> None:
+def test_derived_subjects(text: str, subject: str | None) -> None:
     assert derive_subject(text) == subject
 
 
