@@ -40,7 +40,10 @@ class LazyPattern:
         compiled = re.compile(self.pattern, self._flags)
         for bound in _BOUND:
             setattr(self, bound, getattr(compiled, bound))
-        hints = ascii_hints(self.pattern, self._flags)
+        try:  # read from `re`'s parser: another Python's may differ; then no hints
+            hints = ascii_hints(self.pattern, self._flags)
+        except Exception:
+            hints = None
         if hints is not None:
             for bound, method in _prechecked(compiled, hints).items():
                 setattr(self, bound, method)
