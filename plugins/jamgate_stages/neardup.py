@@ -29,6 +29,7 @@ from jamgate_stages._lazy_re import lazy_compile
 from jamgate_stages._nearest import nearest
 from jamgate_stages._text import fold, is_cjk, reading, sentences, words, wordset
 from jamgate_stages.change_words import declares_change
+from jamgate_stages.subject import holder
 
 _NUMBER = lazy_compile(r"\d+(?:[.,:]\d+)*")
 _ORDINAL = lazy_compile(r"(\d)(?:st|nd|rd|th)\b", re.IGNORECASE)
@@ -183,6 +184,9 @@ class NearDuplicateStage(BaseStage):
         # A save that keeps every word of its look-alike and says more refines it, subject or
         # not ("Vivo en Barcelona" → "Vivo en Gràcia, en Barcelona"): no copy (D-355).
         copies = [(r, s) for r, s in copies if not adds_to(candidate.text, r.text)]
+        # Two people's facts, or two slots the subject stage read, are no copies however alike
+        # they read ("My sister lives in Oslo" / "My brother lives in Oslo", D-430).
+        copies = [(r, s) for r, s in copies if not _apart(candidate, r)]
         hints = [Related(id=r.id, text=r.text, subject=r.subject, similarity=round(s, 4))
                  for r, s in scored[: self.options.max_related]]
         if copies:
@@ -248,3 +252,16 @@ class NearDuplicateStage(BaseStage):
                 f'memory: "{existing.text}" [id {existing.id}] (~{similarity:.2f}). If it is the '
                 f"same fact, nothing to do. {advice}")
 
+
+def _apart(candidate: Candidate, record: MemoryRecord) -> bool:
+    """Whether the subject stage reads two holders: the person and someone else, or two
+    others (relatives, named people, things) with nothing of their names in common
+    (`sister` / `brother`, `staging` / `production`; not `jam-nephew` / `jam-nephew-enzo`);
+    an unclear holder on either side tells nothing."""
+    (kind, prefix), (other_kind, other_prefix) = holder(candidate.text), holder(record.text)
+    if "unknown" in (kind, other_kind):
+        return False
+    if kind != other_kind:
+        return True
+    return bool(prefix and other_prefix) and not (
+        set(prefix.split("-")) & set(other_prefix.split("-")))

@@ -129,3 +129,22 @@ def test_a_named_persons_new_job_does_not_retire_the_users(semantic: App, other:
     after = save(semantic, other)
     assert after.memory is not None and after.memory.subject == "jana-employer"
     assert after.superseded_ids == [], (first.text, after.message)
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("My sister lives in Oslo.", "My brother lives in Oslo."),
+    ("My wife's birthday is March 3.", "My mother's birthday is March 3."),
+    ("The staging server runs Ubuntu 22.04.", "The production server runs Ubuntu 22.04."),
+])
+def test_two_peoples_or_two_slots_facts_are_no_copies(semantic: App, old: str,
+                                                      new: str) -> None:
+    """D-430: with the embedder these read ~0.96 alike and the second was refused as a copy,
+    though the subject stage reads two people or two slots."""
+    save(semantic, old)
+    after = save(semantic, new)
+    assert after.decision == "saved", after.message
+
+
+def test_a_paraphrase_of_the_same_persons_fact_is_still_a_copy(semantic: App) -> None:
+    save(semantic, "I'm allergic to peanuts.")
+    assert save(semantic, "I have a peanut allergy.").decision == "possible_duplicate"
