@@ -33,10 +33,14 @@ from jamgate_core import (
     StageContext,
     StageResult,
 )
+from jamgate_stages._frame import ARTICLES as _FRAME_ARTICLES
+from jamgate_stages._frame import MINE, count_swap, owned_swap, tokens
+from jamgate_stages._frame import is_number as is_count
 from jamgate_stages._lazy_re import lazy_compile
 from jamgate_stages._nearest import nearest
 from jamgate_stages._pair_search import best_pair, names_a_span, pair_ready
 from jamgate_stages._replaced_names import holds_all, replaced_terms
+from jamgate_stages._spelling import on_subject, twin
 from jamgate_stages._text import fold, stem, words, wordset
 from jamgate_stages._things import closes_account, thing_kinds
 from jamgate_stages._time import is_past
@@ -131,7 +135,9 @@ def same_holder(new_kind: str, old: str, new: str) -> bool:
     (D-263)."""
     old_kind = holder_kind(old)
     if new_kind.startswith("mine:") or old_kind.startswith("mine:"):
-        return new_kind == old_kind  # the same slot of theirs, never a relative's for theirs
+        # the same slot of theirs, however spelt (D-408), never a relative's for theirs
+        return new_kind == old_kind or (new_kind.startswith("mine:") and old_kind.startswith(
+            "mine:") and twin(new_kind[5:], old_kind[5:]))
     if {new_kind, old_kind} == {"unknown"}:
         return not (_points_at_someone(new) or _points_at_someone(old))
     return {new_kind, old_kind} <= {"self", "unknown"} and "self" in (new_kind, old_kind)
@@ -171,8 +177,11 @@ class ChangeStage(BaseStage):
         pending = candidate.annotations.get(PENDING_REFUSAL)
         otherwise = StageResult.reject(*pending) if pending else StageResult.passed()
         if not (declares_change(candidate.text) or closes_account(candidate.text)):
-            # the rules are silent: the learned pair signal may act, never on passing state
-            return otherwise if pending else self._by_pair(candidate, ctx, otherwise)
+            # the rules are silent: the same frame with another count or another value of a
+            # slot of the person's (D-409), then the learned pair signal; never passing state
+            if pending:
+                return otherwise
+            return self._by_frame(candidate, ctx) or self._by_pair(candidate, ctx, otherwise)
         if is_past(candidate.text, ctx.now):
             return otherwise
         if self._judged(candidate, ctx):
@@ -236,7 +245,29 @@ class ChangeStage(BaseStage):
     @staticmethod
     def _judged(candidate: Candidate, ctx: StageContext) -> bool:
         """Whether the supersede stage judged the candidate's subject (it has records)."""
-        return candidate.subject is not None and bool(ctx.view.by_subject(candidate.subject))
+        return candidate.subject is not None and bool(on_subject(ctx.view, candidate.subject))
+
+    def _by_frame(self, candidate: Candidate, ctx: StageContext) -> StageResult | None:
+        """The person's live fact in the same words but for a count ("I have two grandchildren"
+        → "I have four grandchildren") or for the value of a slot of theirs ("Mijn schoenmaat
+        is 43" → "… 45"), retired (D-409); None where no such fact is found."""
+        said = tokens(candidate.text)
+        opening = said[1:2] if said[:1] and said[0] in _FRAME_ARTICLES else said[:1]
+        if not (any(is_count(t) for t in said) or (opening and opening[0] in MINE)):
+            return None  # no count, no slot of theirs: most texts stop here, before a search
+        if is_past(candidate.text, ctx.now) or self._judged(candidate, ctx):
+            return None
+        kind = holder_kind(candidate.text)
+        for record, _ in ctx.view.search(candidate.text, limit=self.options.candidates):
+            same_frame = (count_swap(candidate.text, record.text)
+                          or owned_swap(candidate.text, record.text))
+            if same_frame and self._may_retire(record, candidate, kind, ctx):
+                return StageResult(
+                    retire=[record.id], reason_code="supersede.value",
+                    message=(f'Saved: "{candidate.text}", and retired the older memory that said '
+                             f'another value in the same words: "{record.text}" [id {record.id}].'
+                             " If both still hold, save the older one again."))
+        return None
 
     def _same_kind(self, candidate: Candidate, kind: str,
                    ctx: StageContext) -> MemoryRecord | None:

@@ -1,0 +1,106 @@
+"""Frames: two statements in the same words but for one value (D-409, D-410).
+
+"I have two grandchildren" → "I have four grandchildren", "Mijn schoenmaat is 43" → "… 45",
+"Mi película favorita es Roma" → "Mi pelicula favorita es Coco": the frame is the same, word
+for word (a word written two ways counts as one, `_spelling.twin`), and the words that differ
+are the value. A count (numbers, in digits or words) has one value at a time whatever the verb,
+so a count said again replaces the count said before (`count_swap`). Another value at the
+end of the frame ("I play the piano" → "… the cello", "I'm vegan" → "I'm vegetarian") is no
+copy of the old one (`value_swap`), but only a slot the person owns has one value at a time:
+"my X is A" → "my X is B" (`owned_swap`); a verb may hold many ("I like tea" → "I like
+coffee"), so those stay side by side. Language-free but for the number words and first-person
+possessives below.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from jamgate_stages._spelling import twin
+from jamgate_stages._text import fold, words, wordset
+
+# Cardinals up to twelve (and Polish collectives), folded, in the languages the update corpora
+# speak in Latin script; "a"/"an"/"un" are articles far more often than counts, so left out.
+NUMBER_WORDS = frozenset(map(fold, wordset("""zero one two three four five six seven eight
+    nine ten eleven twelve null eins zwei drei vier fünf sechs sieben acht neun zehn elf zwölf
+    une deux trois quatre cinq sept huit neuf dix onze douze cero uno una dos tres cuatro cinco
+    seis siete ocho nueve diez doce due tre quattro cinque sei sette otto nove dieci undici
+    dodici dois duas três quatro cinco seis sete oito nove dez onze doze één twee drie vier vijf
+    zes zeven acht negen tien elf twaalf noll ett två tre fyra fem sex sju åtta nio tio elva
+    tolv jeden jedna jedno dwa dwie dwoje trzy troje cztery czworo pięć pięcioro sześć
+    sześcioro siedem osiem dziewięć dziesięć""")))
+# The number words that are no common word of another language besides ("due", "sei", "sex",
+# "elf", "ett", "one", the articles "une"/"uno"/"una"): a value wherever they stand (D-409).
+PLAIN_NUMBER_WORDS = NUMBER_WORDS - frozenset(map(fold, wordset("""zero null one une uno una
+    due sei sex elf ett jeden jedna jedno""")))
+# First-person possessives opening a text (an article before them skipped: "il mio", "a
+# minha"): what follows is a slot of the person's.
+MINE = frozenset(map(fold, wordset("""my mein meine meinen meinem meiner mon ma mes mi mis mio
+    mia miei mie meu minha meus minhas mijn min mitt mina mój moja moje""")))
+ARTICLES = frozenset(map(fold, wordset("""il la lo i le gli o a os as el""")))
+_MIN_FRAME = 2  # shared words a frame needs besides its value
+
+
+@lru_cache(maxsize=2048)
+def tokens(text: str) -> tuple[str, ...]:
+    """The text's folded words (accents dropped, as people often type them)."""
+    return tuple(fold(w) for w in words(text))
+
+
+def is_number(token: str) -> bool:
+    """Digits (with separators) or a number word."""
+    return token.replace(".", "").replace(",", "").isdigit() or token in NUMBER_WORDS
+
+
+def _differing(new: str, old: str) -> tuple[tuple[str, ...], tuple[str, ...], list[int]] | None:
+    """The two texts' words and where they differ, when they align word for word."""
+    a, b = tokens(new), tokens(old)
+    if len(a) != len(b) or len(a) < 2:
+        return None
+    return a, b, [i for i, (x, y) in enumerate(zip(a, b, strict=True))
+                  if x != y and not twin(x, y)]
+
+
+def count_swap(new: str, old: str) -> bool:
+    """The same frame with another count: every differing word a number on both sides (or
+    the counted word after it, inflected), and at least two words shared ("Ich schlafe sechs
+    Stunden" → "… acht Stunden")."""
+    found = _differing(new, old)
+    if found is None:
+        return False
+    a, b, diff = found
+    counted = [i for i in diff if is_number(a[i]) and is_number(b[i])]
+    # the thing counted may take another form after another number ("three cups" → "one
+    # cup", "dwa koty" → "pięć kotów"): the same opening of three letters
+    inflected = [i for i in diff if i - 1 in counted and a[i][:3] == b[i][:3]]
+    return (bool(counted) and len(counted) + len(inflected) == len(diff)
+            and len(a) - len(diff) >= _MIN_FRAME)
+
+
+def value_swap(new: str, old: str) -> bool:
+    """The same frame with another last word, its value ("Soy zurdo" → "Soy diestro"): a new
+    value, never a copy. A paraphrase changes the verb or adds words, not the value."""
+    found = _differing(new, old)
+    return found is not None and found[2] == [len(found[0]) - 1]
+
+
+def owned_swap(new: str, old: str) -> bool:
+    """A slot of the person's, said with another value: both open with a first-person
+    possessive and differ only in their last word or words after the slot ("My favourite
+    film is X" → "My favorite film is Y", "Il mio colore preferito è il rosso" → "… il blu")."""
+    found = _differing(new, old)
+    if found is None or not found[2]:
+        return False
+    a, _, diff = found
+    start = 1 if a[0] in ARTICLES else 0
+    if a[start] not in MINE:
+        return False
+    # the value is the tail: the slot (the possessive and the words after it) is shared
+    return diff == list(range(diff[0], len(a))) and diff[0] >= start + 3
+
+
+def respelled(new: str, old: str) -> bool:
+    """The same words, some written another way ("My favourite colour is blue" → "My
+    favorite color is blue"): a copy of the old text, not a new value (D-408)."""
+    found = _differing(new, old)
+    return found is not None and not found[2] and found[0] != found[1]
