@@ -7,9 +7,9 @@ are the value. A count (numbers, in digits or words) has one value at a time wha
 so a count said again replaces the count said before (`count_swap`). Another value at the
 end of the frame ("I play the piano" → "… the cello", "I'm vegan" → "I'm vegetarian") is no
 copy of the old one (`value_swap`), but only a slot the person owns has one value at a time:
-"my X is A" → "my X is B" (`owned_swap`); a verb may hold many ("I like tea" → "I like
-coffee"), so those stay side by side. Language-free but for the number words and first-person
-possessives below.
+"my X is A" → "my X is B" (`owned_swap`, a copula before the value); a verb may hold many
+("I like tea" → "I like coffee"), so those stay side by side. Language-free but for the number
+words, first-person possessives and copulas below.
 """
 
 from __future__ import annotations
@@ -19,25 +19,40 @@ from functools import lru_cache
 from jamgate_stages._spelling import twin
 from jamgate_stages._text import fold, words, wordset
 
-# Cardinals up to twelve (and Polish collectives), folded, in the languages the update corpora
-# speak in Latin script; "a"/"an"/"un" are articles far more often than counts, so left out.
-NUMBER_WORDS = frozenset(map(fold, wordset("""zero one two three four five six seven eight
-    nine ten eleven twelve null eins zwei drei vier fünf sechs sieben acht neun zehn elf zwölf
-    une deux trois quatre cinq sept huit neuf dix onze douze cero uno una dos tres cuatro cinco
-    seis siete ocho nueve diez doce due tre quattro cinque sei sette otto nove dieci undici
-    dodici dois duas três quatro cinco seis sete oito nove dez onze doze één twee drie vier vijf
-    zes zeven acht negen tien elf twaalf noll ett två tre fyra fem sex sju åtta nio tio elva
-    tolv jeden jedna jedno dwa dwie dwoje trzy troje cztery czworo pięć pięcioro sześć
-    sześcioro siedem osiem dziewięć dziesięć""")))
+# Cardinals from zero to twelve, in the languages the update corpora speak in Latin script
+# ("-" where a language has no single word); "a"/"an"/"un" are articles far more often than
+# counts, so left out. Polish collectives ("dwoje", "troje") follow.
+_CARDINALS = """
+    zero one two three four five six seven eight nine ten eleven twelve
+    null eins zwei drei vier fünf sechs sieben acht neun zehn elf zwölf
+    zéro une deux trois quatre cinq six sept huit neuf dix onze douze
+    cero uno dos tres cuatro cinco seis siete ocho nueve diez once doce
+    zero uno due tre quattro cinque sei sette otto nove dieci undici dodici
+    zero um dois três quatro cinco seis sete oito nove dez onze doze
+    nul één twee drie vier vijf zes zeven acht negen tien elf twaalf
+    noll ett två tre fyra fem sex sju åtta nio tio elva tolv
+    zero jeden dwa trzy cztery pięć sześć siedem osiem dziewięć dziesięć jedenaście dwanaście
+    - - dwoje troje czworo pięcioro sześcioro - - - - - -
+    - una duas - - - - - - - - - -
+    - jedna dwie - - - - - - - - - -
+"""
+# The number a number word says ("drei" → "3").
+NUMBER_VALUES = {fold(word): str(value) for line in _CARDINALS.strip().splitlines()
+                 for value, word in enumerate(line.split()) if word != "-"}
+NUMBER_WORDS = frozenset(NUMBER_VALUES)
 # The number words that are no common word of another language besides ("due", "sei", "sex",
-# "elf", "ett", "one", the articles "une"/"uno"/"una"): a value wherever they stand (D-409).
-PLAIN_NUMBER_WORDS = NUMBER_WORDS - frozenset(map(fold, wordset("""zero null one une uno una
-    due sei sex elf ett jeden jedna jedno""")))
+# "once", "très", "doce", "um", "nul", "one", the articles "une"/"uno"/"una"): a value wherever
+# they stand (D-409).
+PLAIN_NUMBER_WORDS = NUMBER_WORDS - frozenset(map(fold, wordset("""zero null nul one une uno
+    una um due sei sex elf ett jeden jedna once tres doce tio""")))
 # First-person possessives opening a text (an article before them skipped: "il mio", "a
 # minha"): what follows is a slot of the person's.
 MINE = frozenset(map(fold, wordset("""my mein meine meinen meinem meiner mon ma mes mi mis mio
     mia miei mie meu minha meus minhas mijn min mitt mina mój moja moje""")))
 ARTICLES = frozenset(map(fold, wordset("""il la lo i le gli o a os as el""")))
+# The copula before the value of an owned slot ("my X is Y"; Polish "mój X to Y").
+_COPULAS = frozenset(map(fold, wordset("""is are was were ist sind war est sont était es son
+    era está están è sono é são zijn är var jest są to""")))
 _MIN_FRAME = 2  # shared words a frame needs besides its value
 
 
@@ -86,21 +101,20 @@ def value_swap(new: str, old: str) -> bool:
 
 def owned_swap(new: str, old: str) -> bool:
     """A slot of the person's, said with another value: both open with a first-person
-    possessive and differ only in their last word or words after the slot ("My favourite
-    film is X" → "My favorite film is Y", "Il mio colore preferito è il rosso" → "… il blu")."""
-    found = _differing(new, old)
-    if found is None or not found[2]:
+    possessive and say the same words up to a copula, then another value ("My favourite
+    film is X" → "My favorite film is Y", "Il mio colore preferito è il rosso" → "… il blu",
+    "Mi bebida favorita es el té verde" → "… es el mate")."""
+    a, b = tokens(new), tokens(old)
+    start = 1 if a[:1] and a[0] in ARTICLES else 0
+    if len(a) < start + 4 or a[start] not in MINE:
         return False
-    a, _, diff = found
-    start = 1 if a[0] in ARTICLES else 0
-    if a[start] not in MINE:
-        return False
-    # the value is the tail: the slot (the possessive and the words after it) is shared
-    return diff == list(range(diff[0], len(a))) and diff[0] >= start + 3
-
-
-def respelled(new: str, old: str) -> bool:
-    """The same words, some written another way ("My favourite colour is blue" → "My
-    favorite color is blue"): a copy of the old text, not a new value (D-408)."""
-    found = _differing(new, old)
-    return found is not None and not found[2] and found[0] != found[1]
+    shared = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y and not twin(x, y):
+            break
+        shared += 1
+    if shared < start + 3 or shared >= min(len(a), len(b)):
+        return False  # the possessive and a slot word shared, and a value left on each side
+    # the shared words end in a copula (and an article): "my kids love pizza" is no slot
+    last = a[shared - 1]
+    return last in _COPULAS or (last in ARTICLES and a[shared - 2] in _COPULAS)

@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from rapidfuzz.distance import OSA
 
 from jamgate_core import BaseStage, Candidate, MemoryRecord, Related, StageContext, StageResult
-from jamgate_stages._frame import PLAIN_NUMBER_WORDS, count_swap, value_swap
+from jamgate_stages._frame import NUMBER_VALUES, PLAIN_NUMBER_WORDS, count_swap, value_swap
 from jamgate_stages._lazy_re import lazy_compile
 from jamgate_stages._nearest import nearest
 from jamgate_stages._spelling import on_subject, word_forms
@@ -55,7 +55,9 @@ def values(text: str) -> frozenset[str]:
             coded = any(ch.isdigit() for ch in word) and not word.isdigit()
             named = word[:1].isupper() and position > 0 and folded not in _STOP
             foreign = not latin_text and word.isascii() and word.isalpha() and len(word) > 1
-            if coded or named or foreign or folded in _MONTHS or folded in PLAIN_NUMBER_WORDS:
+            if folded in PLAIN_NUMBER_WORDS:
+                found.add(NUMBER_VALUES[folded])  # "six" is the 6 of "6am" (D-409)
+            elif coded or named or foreign or folded in _MONTHS:
                 found.add(folded)
     return frozenset(found)
 

@@ -9,8 +9,9 @@ A save on a subject that already has an active record:
   word of the record kept, no change declared ("Vivo en Barcelona" → "Vivo en el barrio de
   Gràcia, en Barcelona"): a refinement, not a new value; stored beside it without the subject
   (a subject has one active record), retiring nothing (D-300);
-- the same words as a live record's, some written another way ("favourite" / "favorite"):
-  judged by the near-duplicate stage as a copy, like a refinement (D-408);
+- the same content words as a live record's, some written another way ("favourite" /
+  "favorite", `neardup.token_similarity` 1): judged by the near-duplicate stage as a copy,
+  like a refinement (D-408);
 - otherwise: stored, and every active record on the subject is retired.
 The subject's records are read under any spelling of it (`_spelling.on_subject`, D-408).
 Expired records never block; they are retired like any other.
@@ -21,10 +22,10 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from jamgate_core import TRUST, BaseStage, Candidate, StageContext, StageResult
-from jamgate_stages._frame import respelled
 from jamgate_stages._spelling import on_subject
 from jamgate_stages._time import is_past
 from jamgate_stages.change import refines
+from jamgate_stages.neardup import token_similarity
 
 
 class SupersedeStage(BaseStage):
@@ -80,7 +81,7 @@ class SupersedeStage(BaseStage):
             )
         if not matches:
             return StageResult.passed()
-        if any(refines(candidate.text, r.text) or respelled(candidate.text, r.text)
+        if any(refines(candidate.text, r.text) or token_similarity(candidate.text, r.text) == 1
                for r in live) and not candidate.subject_given:
             # It says more about the value, not a new one: both stay; the store holds one active
             # record a subject, so the refinement goes without the subject it derived (D-300).
