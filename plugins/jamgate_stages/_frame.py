@@ -92,11 +92,22 @@ def count_swap(new: str, old: str) -> bool:
             and len(a) - len(diff) >= _MIN_FRAME)
 
 
+def _inflected(a: str, b: str) -> bool:
+    """One word in two forms: all but the last letter of the shorter shared ("करो" / "करना",
+    "zurdo" / "zurda"), where a verb-final language's last word is its verb."""
+    shared = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y),
+                  min(len(a), len(b)))
+    return shared >= max(2, min(len(a), len(b)) - 1)
+
+
 def value_swap(new: str, old: str) -> bool:
     """The same frame with another last word, its value ("Soy zurdo" → "Soy diestro"): a new
-    value, never a copy. A paraphrase changes the verb or adds words, not the value."""
+    value, never a copy. A paraphrase changes the verb or adds words, not the value; the
+    last word in another form is the same word (D-410)."""
     found = _differing(new, old)
-    return found is not None and found[2] == [len(found[0]) - 1]
+    if found is None or found[2] != [len(found[0]) - 1]:
+        return False
+    return not _inflected(found[0][-1], found[1][-1])
 
 
 def owned_swap(new: str, old: str) -> bool:

@@ -104,6 +104,8 @@ def test_frames() -> None:
     assert not count_swap("I run 10 km a day", "I swim 5 km a day")
     assert value_swap("I am a pescatarian", "I am a vegetarian")
     assert not value_swap("I adore swimming", "I enjoy swimming")  # the verb: a paraphrase
+    # a verb-final language's last word in another form is the same verb
+    assert not value_swap("Her zaman benimle Türkçe konuşun", "Her zaman benimle Türkçe konuş")
     assert owned_swap("Il mio sport preferito è il calcio", "Il mio sport preferito è il nuoto")
     assert not owned_swap("My kids love pizza", "My kids love pasta")
 
@@ -127,3 +129,12 @@ def test_with_the_embedder_a_new_value_is_no_near_copy(tmp_path: Path, old: str,
         save(started, old)
         after = save(started, new)
         assert (after.decision == "possible_duplicate") is copy, after.message
+
+
+def test_a_slot_of_the_person_s_in_another_spelling_is_the_same_slot() -> None:
+    from jamgate_stages.change import holder_kind, same_holder
+
+    new, old = "Mijn fotokamera is nu een Nikon Z6.", "Mijn fotocamera is een Canon EOS."
+    assert same_holder(holder_kind(new), old, new)
+    brother = "Mijn broer woont nu in Gent."  # a relative stays another holder
+    assert not same_holder(holder_kind(brother), old, brother)
