@@ -1,4 +1,4 @@
-"""Frames: two statements in the same words but for one value (D-409, D-410).
+"""Frames: two statements in the same words but for one value (D-410, D-411).
 
 "I have two grandchildren" → "I have four grandchildren", "Mijn schoenmaat is 43" → "… 45",
 "Mi película favorita es Roma" → "Mi pelicula favorita es Coco": the frame is the same, word
@@ -42,7 +42,7 @@ NUMBER_VALUES = {fold(word): str(value) for line in _CARDINALS.strip().splitline
 NUMBER_WORDS = frozenset(NUMBER_VALUES)
 # The number words that are no common word of another language besides ("due", "sei", "sex",
 # "once", "très", "doce", "um", "nul", "one", the articles "une"/"uno"/"una"): a value wherever
-# they stand (D-409).
+# they stand (D-410).
 PLAIN_NUMBER_WORDS = NUMBER_WORDS - frozenset(map(fold, wordset("""zero null nul one une uno
     una um due sei sex elf ett jeden jedna once tres doce tio""")))
 # First-person possessives opening a text (an article before them skipped: "il mio", "a
@@ -103,7 +103,7 @@ def _inflected(a: str, b: str) -> bool:
 def value_swap(new: str, old: str) -> bool:
     """The same frame with another last word, its value ("Soy zurdo" → "Soy diestro"): a new
     value, never a copy. A paraphrase changes the verb or adds words, not the value; the
-    last word in another form is the same word (D-410)."""
+    last word in another form is the same word (D-411)."""
     found = _differing(new, old)
     if found is None or found[2] != [len(found[0]) - 1]:
         return False

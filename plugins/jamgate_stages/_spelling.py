@@ -1,5 +1,5 @@
 """Spelling variants: one word written two ways ("favourite" / "favorite", "colour" / "color",
-"centre" / "center", "organise" / "organize"), for subjects and slot words (D-408).
+"centre" / "center", "organise" / "organize"), for subjects and slot words (D-409).
 
 A subject is a key: the store finds the records on it by equality, so a slot said in British
 and in American spelling had two keys, and the second value retired nothing. `forms` writes a

@@ -13,7 +13,9 @@ retires it. Never when the save speaks of the past, wishes or plans ("I want to 
 adds rather than replaces ("also", "another", "a second"), belongs to someone else than the
 record (`subject.holder`), comes from a less trusted source than the record, or is older than
 it: then both stay, and the near-duplicate stage's `related` hint names the look-alike.
-Where these rules find nothing, a learned pair signal over the embedder's vectors may
+Where no change is declared, a fact in the same words but for a count, or for the value of a
+slot the person owns after a copula ("my X is Y"), is replaced (`_frame`, D-410). Where these
+rules find nothing, a learned pair signal over the embedder's vectors may
 (`_pair`, D-362 – D-366): it retires only at a high probability, else names the fact. Its
 weights ship for the vector mode only (D-366), so without an embedder it is asked nothing.
 """
@@ -135,7 +137,7 @@ def same_holder(new_kind: str, old: str, new: str) -> bool:
     (D-263)."""
     old_kind = holder_kind(old)
     if new_kind.startswith("mine:") or old_kind.startswith("mine:"):
-        # the same slot of theirs, however spelt (D-408), never a relative's for theirs
+        # the same slot of theirs, however spelt (D-409), never a relative's for theirs
         return new_kind == old_kind or (new_kind.startswith("mine:") and old_kind.startswith(
             "mine:") and twin(new_kind[5:], old_kind[5:]))
     if {new_kind, old_kind} == {"unknown"}:
@@ -178,7 +180,7 @@ class ChangeStage(BaseStage):
         otherwise = StageResult.reject(*pending) if pending else StageResult.passed()
         if not (declares_change(candidate.text) or closes_account(candidate.text)):
             # the rules are silent: the same frame with another count or another value of a
-            # slot of the person's (D-409), then the learned pair signal; never passing state
+            # slot of the person's (D-410), then the learned pair signal; never passing state
             if pending:
                 return otherwise
             return self._by_frame(candidate, ctx) or self._by_pair(candidate, ctx, otherwise)
@@ -250,7 +252,7 @@ class ChangeStage(BaseStage):
     def _by_frame(self, candidate: Candidate, ctx: StageContext) -> StageResult | None:
         """The person's live fact in the same words but for a count ("I have two grandchildren"
         → "I have four grandchildren") or for the value of a slot of theirs ("Mijn schoenmaat
-        is 43" → "… 45"), retired (D-409); None where no such fact is found."""
+        is 43" → "… 45"), retired (D-410); None where no such fact is found."""
         said = tokens(candidate.text)
         opening = said[1:2] if said[:1] and said[0] in _FRAME_ARTICLES else said[:1]
         if not (any(is_count(t) for t in said) or (opening and opening[0] in MINE)):

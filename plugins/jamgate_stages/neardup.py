@@ -42,7 +42,7 @@ me my of on or our she so that the their them they this to was we were with you 
 
 def values(text: str) -> frozenset[str]:
     """What makes a statement specific: numbers and versions (dates normalised), number
-    words ("two" / "three", D-409), words with digits, and names (capitalised words past a
+    words ("two" / "three", D-410), words with digits, and names (capitalised words past a
     sentence's first, Latin-script words in a text of another script)."""
     found: set[str] = set()
     normal = _ORDINAL.sub(r"\1", unicodedata.normalize("NFKC", text))
@@ -56,7 +56,7 @@ def values(text: str) -> frozenset[str]:
             named = word[:1].isupper() and position > 0 and folded not in _STOP
             foreign = not latin_text and word.isascii() and word.isalpha() and len(word) > 1
             if folded in PLAIN_NUMBER_WORDS:
-                found.add(NUMBER_VALUES[folded])  # "six" is the 6 of "6am" (D-409)
+                found.add(NUMBER_VALUES[folded])  # "six" is the 6 of "6am" (D-410)
             elif coded or named or foreign or folded in _MONTHS:
                 found.add(folded)
     return frozenset(found)
@@ -109,7 +109,7 @@ def token_similarity(a: str, b: str) -> float:
     """Jaccard similarity of the two texts' `shingles`, where a long word of one text that
     the other lacks counts as shared with a variant of it there one letter longer or shorter
     ("favourite" / "favorite", "Thesaloniki", D-402), or one spelling of it ("colour" /
-    "color", `_spelling.word_forms`, D-408). A changed letter is no variant:
+    "color", `_spelling.word_forms`, D-409). A changed letter is no variant:
     "walking" / "talking" are two hobbies."""
     left, right = shingles(a), shingles(b)
     if not left or not right:
@@ -185,8 +185,8 @@ class NearDuplicateStage(BaseStage):
                   if (s >= duplicate or (s >= related and refines(candidate.text, r.text)))
                   and not value_conflict(candidate.text, r.text)
                   # the same words with another count or another last word: a new value
-                  and not count_swap(candidate.text, r.text)  # (D-409)
-                  and not value_swap(candidate.text, r.text)]  # (D-410)
+                  and not count_swap(candidate.text, r.text)  # (D-410)
+                  and not value_swap(candidate.text, r.text)]  # (D-411)
         if copies and declares_change(candidate.text):
             copies = []  # "I'm now a senior developer": an update, not a copy (D-263)
         # A save that keeps every word of its look-alike and says more refines it, subject or

@@ -11,9 +11,9 @@ A save on a subject that already has an active record:
   (a subject has one active record), retiring nothing (D-300);
 - the same content words as a live record's, some written another way ("favourite" /
   "favorite", `neardup.token_similarity` 1): judged by the near-duplicate stage as a copy,
-  like a refinement (D-408);
+  like a refinement (D-409);
 - otherwise: stored, and every active record on the subject is retired.
-The subject's records are read under any spelling of it (`_spelling.on_subject`, D-408).
+The subject's records are read under any spelling of it (`_spelling.on_subject`, D-409).
 Expired records never block; they are retired like any other.
 """
 
@@ -40,7 +40,7 @@ class SupersedeStage(BaseStage):
     def evaluate(self, candidate: Candidate, ctx: StageContext) -> StageResult:
         if candidate.subject is None:
             return StageResult.passed()
-        matches = on_subject(ctx.view, candidate.subject)  # any spelling of it (D-408)
+        matches = on_subject(ctx.view, candidate.subject)  # any spelling of it (D-409)
         live = [record for record in matches if record.is_live(ctx.now)]
         trust = TRUST[candidate.source]
         stronger = [record for record in live if TRUST[record.source] > trust]

@@ -1,4 +1,4 @@
-"""A new value in the frame of the old one (issue #16, D-408 – D-410): the slot in another
+"""A new value in the frame of the old one (issue #16, D-409 – D-411): the slot in another
 spelling, another count in the same words, another value of a slot the person owns; and the
 copies, additions and other people's facts of the same surfaces, which retire nothing.
 
