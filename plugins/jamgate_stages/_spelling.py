@@ -17,8 +17,7 @@ from functools import lru_cache
 
 from rapidfuzz.distance import OSA
 
-from jamgate_core import MemoryRecord
-from jamgate_core.stage import StoreView
+from jamgate_core import MemoryRecord, StoreView
 
 # (British, American) endings and infixes, each read both ways.
 _PAIRS: tuple[tuple[re.Pattern[str], str, re.Pattern[str], str], ...] = tuple(
