@@ -39,7 +39,7 @@ from jamgate_stages._frame import ARTICLES as _FRAME_ARTICLES
 from jamgate_stages._frame import MINE, count_swap, owned_swap, tokens
 from jamgate_stages._frame import is_number as is_count
 from jamgate_stages._lazy_re import lazy_compile
-from jamgate_stages._nearest import nearest
+from jamgate_stages._nearest import nearest, search
 from jamgate_stages._pair_search import best_pair, names_a_span, pair_ready
 from jamgate_stages._replaced_names import holds_all, replaced_terms
 from jamgate_stages._spelling import on_subject, twin
@@ -260,7 +260,7 @@ class ChangeStage(BaseStage):
         if is_past(candidate.text, ctx.now) or self._judged(candidate, ctx):
             return None
         kind = holder_kind(candidate.text)
-        for record, _ in ctx.view.search(candidate.text, limit=self.options.candidates):
+        for record, _ in search(ctx, candidate.text, self.options.candidates):
             same_frame = (count_swap(candidate.text, record.text)
                           or owned_swap(candidate.text, record.text))
             if same_frame and self._may_retire(record, candidate, kind, ctx):

@@ -27,7 +27,7 @@ from rapidfuzz.distance import OSA
 from jamgate_core import BaseStage, Candidate, MemoryRecord, Related, StageContext, StageResult
 from jamgate_stages._frame import NUMBER_VALUES, PLAIN_NUMBER_WORDS, count_swap, value_swap
 from jamgate_stages._lazy_re import lazy_compile
-from jamgate_stages._nearest import nearest
+from jamgate_stages._nearest import nearest, search
 from jamgate_stages._spelling import on_subject, word_forms
 from jamgate_stages._text import fold, is_cjk, sentences, words, wordset
 from jamgate_stages.change_words import declares_change
@@ -115,14 +115,14 @@ def token_similarity(a: str, b: str) -> float:
     if not left or not right:
         return 0.0
     shared = len(left & right)
-    spare = [word for word in right - left if len(word) >= 3]
+    spare = list(right - left)
     for word in left - right:
-        if len(word) < 3:
-            continue
-        twin = next((other for other in spare if other in word_forms(word)
-                     or (abs(len(word) - len(other)) == 1
+        forms = word_forms(word)
+        twin = next((other for other in spare if other in forms), None) if forms else None
+        if twin is None and len(word) >= _VARIANT_LENGTH - 1:
+            twin = next((other for other in spare if abs(len(word) - len(other)) == 1
                          and max(len(word), len(other)) >= _VARIANT_LENGTH
-                         and OSA.distance(word, other, score_cutoff=1) <= 1)), None)
+                         and OSA.distance(word, other, score_cutoff=1) <= 1), None)
         if twin is not None:
             spare.remove(twin)
             shared += 1
@@ -240,7 +240,7 @@ class NearDuplicateStage(BaseStage):
 
     def _lexical(self, candidate: Candidate, ctx: StageContext
                  ) -> list[tuple[MemoryRecord, float]]:
-        hits = ctx.view.search(candidate.text, limit=5)
+        hits = search(ctx, candidate.text, 5)  # shared with the change stage's frames
         scored = [(record, token_similarity(candidate.text, record.text)) for record, _ in hits]
         return sorted(scored, key=lambda hit: -hit[1])
 
