@@ -38,12 +38,16 @@ _PAIRS: tuple[tuple[re.Pattern[str], str, re.Pattern[str], str], ...] = tuple(
         (r"(?<=[a-z])oe(?=[a-z]{3})", "e", r"(?<=^man)eu(?=v)", "oeu"),
     )
 )
+# Any pattern above, in one search: most words match none and are answered at once.
+_ANY = re.compile("|".join(f"(?:{p.pattern})" for pair in _PAIRS for p in (pair[0], pair[2])))
 _MIN_TWIN = 5  # words this long may be one word written two ways
 
 
 @lru_cache(maxsize=4096)
 def word_forms(word: str) -> frozenset[str]:
     """The word's other spellings by the correspondences above (empty for most words)."""
+    if not _ANY.search(word):
+        return frozenset()
     found: set[str] = set()
     for british, american, back, british_out in _PAIRS:
         found.add(british.sub(american, word))

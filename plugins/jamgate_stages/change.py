@@ -36,8 +36,7 @@ from jamgate_core import (
     StageResult,
 )
 from jamgate_stages._frame import ARTICLES as _FRAME_ARTICLES
-from jamgate_stages._frame import MINE, count_swap, owned_swap, tokens
-from jamgate_stages._frame import is_number as is_count
+from jamgate_stages._frame import MINE, NUMBER_WORDS, count_swap, owned_swap, tokens
 from jamgate_stages._lazy_re import lazy_compile
 from jamgate_stages._nearest import nearest, search
 from jamgate_stages._pair_search import best_pair, names_a_span, pair_ready
@@ -255,12 +254,16 @@ class ChangeStage(BaseStage):
         is 43" → "… 45"), retired (D-410); None where no such fact is found."""
         said = tokens(candidate.text)
         opening = said[1:2] if said[:1] and said[0] in _FRAME_ARTICLES else said[:1]
-        if not (any(is_count(t) for t in said) or (opening and opening[0] in MINE)):
+        counted = any(c.isdigit() for c in candidate.text) or not NUMBER_WORDS.isdisjoint(said)
+        if not (counted or (opening and opening[0] in MINE)):
             return None  # no count, no slot of theirs: most texts stop here, before a search
         if is_past(candidate.text, ctx.now) or self._judged(candidate, ctx):
             return None
         kind = holder_kind(candidate.text)
+        first = said[:1]
         for record, _ in search(ctx, candidate.text, self.options.candidates):
+            if first and fold(record.text.split(None, 1)[0]) != first[0] and not counted:
+                continue  # an owned slot opens both texts with the same word
             same_frame = (count_swap(candidate.text, record.text)
                           or owned_swap(candidate.text, record.text))
             if same_frame and self._may_retire(record, candidate, kind, ctx):
