@@ -257,16 +257,17 @@ class ChangeStage(BaseStage):
         counted = any(c.isdigit() for c in candidate.text) or not NUMBER_WORDS.isdisjoint(said)
         if not (counted or (opening and opening[0] in MINE)):
             return None  # no count, no slot of theirs: most texts stop here, before a search
-        if is_past(candidate.text, ctx.now) or self._judged(candidate, ctx):
-            return None
-        kind = holder_kind(candidate.text)
         first = said[:1]
-        for record, _ in search(ctx, candidate.text, self.options.candidates):
-            if first and fold(record.text.split(None, 1)[0]) != first[0] and not counted:
-                continue  # an owned slot opens both texts with the same word
-            same_frame = (count_swap(candidate.text, record.text)
-                          or owned_swap(candidate.text, record.text))
-            if same_frame and self._may_retire(record, candidate, kind, ctx):
+        framed = [record for record, _ in search(ctx, candidate.text, self.options.candidates)
+                  # an owned slot opens both texts with the same word
+                  if (counted or not first or fold(record.text.split(None, 1)[0]) == first[0])
+                  and (count_swap(candidate.text, record.text)
+                       or owned_swap(candidate.text, record.text))]
+        if not framed or is_past(candidate.text, ctx.now) or self._judged(candidate, ctx):
+            return None  # the guards, asked only of a frame found (most saves find none)
+        kind = holder_kind(candidate.text)
+        for record in framed:
+            if self._may_retire(record, candidate, kind, ctx):
                 return StageResult(
                     retire=[record.id], reason_code="supersede.value",
                     message=(f'Saved: "{candidate.text}", and retired the older memory that said '
