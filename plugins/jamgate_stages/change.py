@@ -252,17 +252,23 @@ class ChangeStage(BaseStage):
         """The person's live fact in the same words but for a count ("I have two grandchildren"
         → "I have four grandchildren") or for the value of a slot of theirs ("Mijn schoenmaat
         is 43" → "… 45"), retired (D-410); None where no such fact is found."""
-        said = tokens(candidate.text)
-        opening = said[1:2] if said[:1] and said[0] in _FRAME_ARTICLES else said[:1]
-        counted = any(c.isdigit() for c in candidate.text) or not NUMBER_WORDS.isdisjoint(said)
-        if not (counted or (opening and opening[0] in MINE)):
+        said = candidate.text.split()
+        head = tokens(" ".join(said[:2]))
+        opening = head[1:2] if head[:1] and head[0] in _FRAME_ARTICLES else head[:1]
+        owned = bool(opening) and opening[0] in MINE
+        counted = any(c.isdigit() for c in candidate.text) or not NUMBER_WORDS.isdisjoint(
+            tokens(candidate.text))
+        if not (counted or owned):
             return None  # no count, no slot of theirs: most texts stop here, before a search
-        first = said[:1]
-        framed = [record for record, _ in search(ctx, candidate.text, self.options.candidates)
-                  # an owned slot opens both texts with the same word
-                  if (counted or not first or fold(record.text.split(None, 1)[0]) == first[0])
-                  and (count_swap(candidate.text, record.text)
-                       or owned_swap(candidate.text, record.text))]
+        framed = []
+        for record, _ in search(ctx, candidate.text, self.options.candidates):
+            words_there = record.text.split()
+            # cheap first: a count's frame has as many words, an owned slot the same opening
+            if (counted and len(words_there) == len(said)
+                    and count_swap(candidate.text, record.text)) or (
+                    owned and bool(words_there) and tokens(words_there[0])[:1] == head[:1]
+                    and owned_swap(candidate.text, record.text)):
+                framed.append(record)
         if not framed or is_past(candidate.text, ctx.now) or self._judged(candidate, ctx):
             return None  # the guards, asked only of a frame found (most saves find none)
         kind = holder_kind(candidate.text)
