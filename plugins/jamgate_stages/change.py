@@ -252,6 +252,8 @@ class ChangeStage(BaseStage):
         """The person's live fact in the same words but for a count ("I have two grandchildren"
         → "I have four grandchildren") or for the value of a slot of theirs ("Mijn schoenmaat
         is 43" → "… 45"), retired (D-410); None where no such fact is found."""
+        if candidate.subject_given:
+            return None  # the agent named the slot: the supersede stage judges by it
         said = candidate.text.split()
         head = tokens(" ".join(said[:2]))
         opening = head[1:2] if head[:1] and head[0] in _FRAME_ARTICLES else head[:1]
