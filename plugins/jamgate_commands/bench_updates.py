@@ -38,7 +38,10 @@ UPDATE_CORPUS = Path("tests/corpus/updates/sequences.jsonl")
 UPDATE_SOURCES = {"sequences": UPDATE_CORPUS,
                   "sequences2": Path("tests/corpus/updates/sequences2.jsonl")}
 UPDATE = "update"
-MAY_BE_REFUSED = frozenset({"one-off"})  # the last save of such a sequence may be refused
+MAY_BE_REFUSED = frozenset({"one-off", "copy"})  # the last save of such a sequence may be refused
+# The last save of a `copy` sequence (sequences4) says what an earlier save says: it must be
+# refused as a copy, and retires nothing.
+MUST_BE_REFUSED = frozenset({"copy"})
 SPLITS = ("dev", "test")
 HIDDEN_SPLITS = frozenset({"test"})  # measured, its misses never printed
 
@@ -105,8 +108,10 @@ class SequenceOutcome:
 
     @property
     def correct(self) -> bool:
+        copy_stored = (self.sequence.kind in MUST_BE_REFUSED and bool(self.decisions)
+                       and self.decisions[-1] in STORED)
         return (self.error is None and not self.missed and not self.lost
-                and not self.refused)
+                and not self.refused and not copy_stored)
 
 
 STORED = frozenset({"saved", "superseded"})

@@ -1,4 +1,5 @@
-"""One nearest-vector read a save, shared by the stages that ask it (D-366).
+"""One nearest-vector read and one keyword search a save, shared by the stages that ask them
+(D-366; the search, D-412).
 
 The near-duplicate stage asks a save's three nearest stored vectors, the change stage (its
 rules and the learned pair signal) five: one read of five serves them all. The read is held for
@@ -13,6 +14,7 @@ from jamgate_core import MemoryRecord, StageContext
 READ = 5  # the change stage's `candidates`
 Hits = list[tuple[MemoryRecord, float]]
 _last: tuple[StageContext, list[float], int, Hits] | None = None
+_searched: tuple[StageContext, str, int, Hits] | None = None
 
 
 def nearest(ctx: StageContext, vector: list[float], limit: int) -> Hits:
@@ -25,3 +27,15 @@ def nearest(ctx: StageContext, vector: list[float], limit: int) -> Hits:
         held = (ctx, vector, read, ctx.view.nearest(vector, limit=read))
         _last = held
     return held[3][:limit]
+
+
+def search(ctx: StageContext, query: str, limit: int) -> Hits:
+    """`ctx.view.search(query, limit)`, read once a save for the same query and limit: the
+    near-duplicate stage's keyword look-alikes and the change stage's frames (D-410) ask the
+    same five."""
+    global _searched
+    held = _searched
+    if held is None or held[0] is not ctx or held[1] != query or held[2] != limit:
+        held = (ctx, query, limit, ctx.view.search(query, limit=limit))
+        _searched = held
+    return held[3]

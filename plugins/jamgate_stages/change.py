@@ -13,7 +13,9 @@ retires it. Never when the save speaks of the past, wishes or plans ("I want to 
 adds rather than replaces ("also", "another", "a second"), belongs to someone else than the
 record (`subject.holder`), comes from a less trusted source than the record, or is older than
 it: then both stay, and the near-duplicate stage's `related` hint names the look-alike.
-Where these rules find nothing, a learned pair signal over the embedder's vectors may
+Where no change is declared, a fact in the same words but for a count, or for the value of a
+slot the person owns after a copula ("my X is Y"), is replaced (`_frame`, D-410). Where these
+rules find nothing, a learned pair signal over the embedder's vectors may
 (`_pair`, D-362 – D-366): it retires only at a high probability, else names the fact. Its
 weights ship for the vector mode only (D-366), so without an embedder it is asked nothing.
 """
@@ -34,10 +36,13 @@ from jamgate_core import (
     StageResult,
     canonical_subject,
 )
+from jamgate_stages._frame import ARTICLES as _FRAME_ARTICLES
+from jamgate_stages._frame import MINE, NUMBER_WORDS, count_swap, owned_swap, tokens
 from jamgate_stages._lazy_re import lazy_compile
-from jamgate_stages._nearest import nearest
+from jamgate_stages._nearest import nearest, search
 from jamgate_stages._pair_search import best_pair, names_a_span, pair_ready, pair_score
 from jamgate_stages._replaced_names import holds_all, replaced_terms
+from jamgate_stages._spelling import on_subject, twin
 from jamgate_stages._text import fold, reading, stem, words, wordset
 from jamgate_stages._things import closes_account, thing_kinds
 from jamgate_stages._time import is_past
@@ -145,7 +150,9 @@ def same_holder(new_kind: str, old: str, new: str) -> bool:
     (D-263)."""
     old_kind = holder_kind(old)
     if new_kind.startswith("mine:") or old_kind.startswith("mine:"):
-        return new_kind == old_kind  # the same slot of theirs, never a relative's for theirs
+        # the same slot of theirs, however spelt (D-409), never a relative's for theirs
+        return new_kind == old_kind or (new_kind.startswith("mine:") and old_kind.startswith(
+            "mine:") and twin(new_kind[5:], old_kind[5:]))
     if {new_kind, old_kind} == {"unknown"}:
         return not (_points_at_someone(new) or _points_at_someone(old))
     if new_kind == "unknown" and words(new)[:1] and words(new)[0].lower() in THIRD_PERSON:
@@ -189,8 +196,11 @@ class ChangeStage(BaseStage):
         otherwise = StageResult.reject(*pending) if pending else StageResult.passed()
         text = reading(candidate.text)
         if not (declares_change(text) or closes_account(text)):
-            # the rules are silent: the learned pair signal may act, never on passing state
-            return otherwise if pending else self._by_pair(candidate, ctx, otherwise)
+            # the rules are silent: the same frame with another count or another value of a
+            # slot of the person's (D-410), then the learned pair signal; never passing state
+            if pending:
+                return otherwise
+            return self._by_frame(candidate, ctx) or self._by_pair(candidate, ctx, otherwise)
         if is_past(text, ctx.now):
             return otherwise
         if self._judged(candidate, ctx):
@@ -265,7 +275,42 @@ class ChangeStage(BaseStage):
     @staticmethod
     def _judged(candidate: Candidate, ctx: StageContext) -> bool:
         """Whether the supersede stage judged the candidate's subject (it has records)."""
-        return candidate.subject is not None and bool(ctx.view.by_subject(candidate.subject))
+        return candidate.subject is not None and bool(on_subject(ctx.view, candidate.subject))
+
+    def _by_frame(self, candidate: Candidate, ctx: StageContext) -> StageResult | None:
+        """The person's live fact in the same words but for a count ("I have two grandchildren"
+        → "I have four grandchildren") or for the value of a slot of theirs ("Mijn schoenmaat
+        is 43" → "… 45"), retired (D-410); None where no such fact is found."""
+        if candidate.subject_given:
+            return None  # the agent named the slot: the supersede stage judges by it
+        said = candidate.text.split()
+        head = tokens(" ".join(said[:2]))
+        opening = head[1:2] if head[:1] and head[0] in _FRAME_ARTICLES else head[:1]
+        owned = bool(opening) and opening[0] in MINE
+        counted = any(c.isdigit() for c in candidate.text) or not NUMBER_WORDS.isdisjoint(
+            tokens(candidate.text))
+        if not (counted or owned):
+            return None  # no count, no slot of theirs: most texts stop here, before a search
+        framed = []
+        for record, _ in search(ctx, candidate.text, self.options.candidates):
+            words_there = record.text.split()
+            # cheap first: a count's frame has as many words, an owned slot the same opening
+            if (counted and len(words_there) == len(said)
+                    and count_swap(candidate.text, record.text)) or (
+                    owned and bool(words_there) and tokens(words_there[0])[:1] == head[:1]
+                    and owned_swap(candidate.text, record.text)):
+                framed.append(record)
+        if not framed or is_past(candidate.text, ctx.now) or self._judged(candidate, ctx):
+            return None  # the guards, asked only of a frame found (most saves find none)
+        kind = holder_kind(candidate.text)
+        for record in framed:
+            if self._may_retire(record, candidate, kind, ctx):
+                return StageResult(
+                    retire=[record.id], reason_code="supersede.value",
+                    message=(f'Saved: "{candidate.text}", and retired the older memory that said '
+                             f'another value in the same words: "{record.text}" [id {record.id}].'
+                             " If both still hold, save the older one again."))
+        return None
 
     def _same_kind(self, candidate: Candidate, kind: str,
                    ctx: StageContext) -> MemoryRecord | None:

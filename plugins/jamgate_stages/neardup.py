@@ -25,8 +25,10 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from rapidfuzz.distance import OSA
 
 from jamgate_core import BaseStage, Candidate, MemoryRecord, Related, StageContext, StageResult
+from jamgate_stages._frame import NUMBER_VALUES, PLAIN_NUMBER_WORDS, count_swap, value_swap
 from jamgate_stages._lazy_re import lazy_compile
-from jamgate_stages._nearest import nearest
+from jamgate_stages._nearest import nearest, search
+from jamgate_stages._spelling import on_subject, word_forms
 from jamgate_stages._text import fold, is_cjk, reading, sentences, words, wordset
 from jamgate_stages.change_words import declares_change
 from jamgate_stages.subject import holder
@@ -40,9 +42,9 @@ me my of on or our she so that the their them they this to was we were with you 
 
 
 def values(text: str) -> frozenset[str]:
-    """What makes a statement specific: numbers and versions (dates normalised), words with
-    digits, and names (capitalised words past a sentence's first, Latin-script words in a text
-    of another script)."""
+    """What makes a statement specific: numbers and versions (dates normalised), number
+    words ("two" / "three", D-410), words with digits, and names (capitalised words past a
+    sentence's first, Latin-script words in a text of another script)."""
     found: set[str] = set()
     normal = _ORDINAL.sub(r"\1", unicodedata.normalize("NFKC", text))
     found.update(_NUMBER.findall(normal))
@@ -54,7 +56,9 @@ def values(text: str) -> frozenset[str]:
             coded = any(ch.isdigit() for ch in word) and not word.isdigit()
             named = word[:1].isupper() and position > 0 and folded not in _STOP
             foreign = not latin_text and word.isascii() and word.isalpha() and len(word) > 1
-            if coded or named or foreign or folded in _MONTHS:
+            if folded in PLAIN_NUMBER_WORDS:
+                found.add(NUMBER_VALUES[folded])  # "six" is the 6 of "6am" (D-410)
+            elif coded or named or foreign or folded in _MONTHS:
                 found.add(folded)
     return frozenset(found)
 
@@ -105,19 +109,21 @@ _VARIANT_LENGTH = 7  # words this long match a one-letter-longer or -shorter var
 def token_similarity(a: str, b: str) -> float:
     """Jaccard similarity of the two texts' `shingles`, where a long word of one text that
     the other lacks counts as shared with a variant of it there one letter longer or shorter
-    ("favourite" / "favorite", "Thesaloniki", D-402). A changed letter is no variant:
+    ("favourite" / "favorite", "Thesaloniki", D-402), or one spelling of it ("colour" /
+    "color", `_spelling.word_forms`, D-409). A changed letter is no variant:
     "walking" / "talking" are two hobbies."""
     left, right = shingles(a), shingles(b)
     if not left or not right:
         return 0.0
     shared = len(left & right)
-    spare = [word for word in right - left if len(word) >= _VARIANT_LENGTH - 1]
+    spare = list(right - left)
     for word in left - right:
-        if len(word) < _VARIANT_LENGTH - 1:
-            continue
-        twin = next((other for other in spare if abs(len(word) - len(other)) == 1
-                     and max(len(word), len(other)) >= _VARIANT_LENGTH
-                     and OSA.distance(word, other, score_cutoff=1) <= 1), None)
+        forms = word_forms(word)
+        twin = next((other for other in spare if other in forms), None) if forms else None
+        if twin is None and len(word) >= _VARIANT_LENGTH - 1:
+            twin = next((other for other in spare if abs(len(word) - len(other)) == 1
+                         and max(len(word), len(other)) >= _VARIANT_LENGTH
+                         and OSA.distance(word, other, score_cutoff=1) <= 1), None)
         if twin is not None:
             spare.remove(twin)
             shared += 1
@@ -178,7 +184,10 @@ class NearDuplicateStage(BaseStage):
         # or the user named again does not (D-361, D-400).
         copies = [(r, s) for r, s, duplicate, related in bands
                   if (s >= duplicate or (s >= related and refines(candidate.text, r.text)))
-                  and not value_conflict(candidate.text, r.text)]
+                  and not value_conflict(candidate.text, r.text)
+                  # the same words with another count or another last word: a new value
+                  and not count_swap(candidate.text, r.text)  # (D-410)
+                  and not value_swap(candidate.text, r.text)]  # (D-411)
         if copies and declares_change(reading(candidate.text)):
             copies = []  # "I'm now a senior developer": an update, not a copy (D-263)
         # A save that keeps every word of its look-alike and says more refines it, subject or
@@ -216,7 +225,7 @@ class NearDuplicateStage(BaseStage):
     def _retires(candidate: Candidate, ctx: StageContext) -> bool:
         """Whether an earlier stage retires or files against a record (same subject, or an
         expired record with the same text)."""
-        if candidate.subject is not None and ctx.view.by_subject(candidate.subject):
+        if candidate.subject is not None and on_subject(ctx.view, candidate.subject):
             return True
         return bool(ctx.view.by_text_key(candidate.key))
 
@@ -235,7 +244,7 @@ class NearDuplicateStage(BaseStage):
 
     def _lexical(self, candidate: Candidate, ctx: StageContext
                  ) -> list[tuple[MemoryRecord, float]]:
-        hits = ctx.view.search(candidate.text, limit=5)
+        hits = search(ctx, candidate.text, 5)  # shared with the change stage's frames
         scored = [(record, token_similarity(candidate.text, record.text)) for record, _ in hits]
         return sorted(scored, key=lambda hit: -hit[1])
 

@@ -9,7 +9,11 @@ A save on a subject that already has an active record:
   word of the record kept, no change declared ("Vivo en Barcelona" → "Vivo en el barrio de
   Gràcia, en Barcelona"): a refinement, not a new value; stored beside it without the subject
   (a subject has one active record), retiring nothing (D-300);
+- the same content words as a live record's, some written another way ("favourite" /
+  "favorite", `neardup.token_similarity` 1): judged by the near-duplicate stage as a copy,
+  like a refinement (D-409);
 - otherwise: stored, and every active record on the subject is retired.
+The subject's records are read under any spelling of it (`_spelling.on_subject`, D-409).
 Expired records never block; they are retired like any other.
 """
 
@@ -18,9 +22,11 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from jamgate_core import TRUST, BaseStage, Candidate, StageContext, StageResult
+from jamgate_stages._spelling import on_subject
 from jamgate_stages._text import reading
 from jamgate_stages._time import is_past
 from jamgate_stages.change import refines
+from jamgate_stages.neardup import token_similarity
 
 
 class SupersedeStage(BaseStage):
@@ -35,7 +41,7 @@ class SupersedeStage(BaseStage):
     def evaluate(self, candidate: Candidate, ctx: StageContext) -> StageResult:
         if candidate.subject is None:
             return StageResult.passed()
-        matches = ctx.view.by_subject(candidate.subject)
+        matches = on_subject(ctx.view, candidate.subject)  # any spelling of it (D-409)
         live = [record for record in matches if record.is_live(ctx.now)]
         trust = TRUST[candidate.source]
         stronger = [record for record in live if TRUST[record.source] > trust]
@@ -76,7 +82,8 @@ class SupersedeStage(BaseStage):
             )
         if not matches:
             return StageResult.passed()
-        if any(refines(candidate.text, r.text) for r in live) and not candidate.subject_given:
+        if any(refines(candidate.text, r.text) or token_similarity(candidate.text, r.text) == 1
+               for r in live) and not candidate.subject_given:
             # It says more about the value, not a new one: both stay; the store holds one active
             # record a subject, so the refinement goes without the subject it derived (D-300).
             # The near-duplicate stage then judges it: a copy that adds only an intensifier or
