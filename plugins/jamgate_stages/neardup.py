@@ -263,14 +263,11 @@ class NearDuplicateStage(BaseStage):
 
 
 def _apart(candidate: Candidate, record: MemoryRecord) -> bool:
-    """Whether the subject stage reads two holders: the person and someone else, or two
-    others (relatives, named people, things) with nothing of their names in common
-    (`sister` / `brother`, `staging` / `production`; not `jam-nephew` / `jam-nephew-enzo`);
-    an unclear holder on either side tells nothing."""
+    """Whether the subject stage reads two others of one kind (relatives, named people,
+    things) whose names share no part: `sister` / `brother`, `staging` / `production`, not
+    `jam-nephew` / `jam-nephew-enzo`. The person against a named person tells nothing: the
+    name may be the user's ("Jam, the user, …")."""
     (kind, prefix), (other_kind, other_prefix) = holder(candidate.text), holder(record.text)
-    if "unknown" in (kind, other_kind):
+    if kind != other_kind or kind not in ("other", "thing") or not (prefix and other_prefix):
         return False
-    if kind != other_kind:
-        return True
-    return bool(prefix and other_prefix) and not (
-        set(prefix.split("-")) & set(other_prefix.split("-")))
+    return not set(prefix.split("-")) & set(other_prefix.split("-"))
