@@ -207,8 +207,10 @@ def lexical_kept(hits: list[tuple[MemoryRecord, float]], lexical: Mapping[str, f
         return top
     ordered: list[tuple[str, float]] = []
     shapes: set[frozenset[str]] = set()
-    for record, score in ranked((records[i], s / best + bonus.get(i, 0.0))
-                                for i, s in lexical.items() if i in records):
+    scored = sorted(((s / best + bonus.get(i, 0.0), records[i]) for i, s in lexical.items()
+                     if i in records), key=lambda hit: (hit[0], hit[1].created_at, hit[1].id),
+                    reverse=True)  # `ranked`'s order: a stored record's time is in milliseconds
+    for score, record in scored:
         shape = frozenset(runs(fold(record.text)))
         if shape not in shapes:
             shapes.add(shape)
