@@ -13,7 +13,9 @@ fusion, query hints, diversity, and `rank_records` for stores without an index.
   the sum goes through a logistic, so 0.5 is "as similar as the average memory here";
 - a hit with the same words as a better one moves behind the distinct hits (`diversify`; the
   SQLite, file and memory stores compare words only, D-148; a store passing vectors also
-  treats cosine ≥ NEAR_IDENTICAL as the same); recency breaks ties, then the id.
+  treats cosine ≥ NEAR_IDENTICAL as the same); recency breaks ties, then the id;
+- with a query vector, LEXICAL_KEPT_SHARE of the places asked for are held for the keyword
+  ranking's best hits (`lexical_kept`, D-405).
 """
 
 from __future__ import annotations
