@@ -271,4 +271,4 @@ def test_vectors_never_push_the_keyword_best_out(store: Store,
     fused = ids(store.search("default", query, limit=10, **asked))  # type: ignore[arg-type]
     assert best.id not in fused
     # three places are held, but the siblings tie on their keywords: only `best` is held
-    assert ids(hits) == fused[:9] + [best.id]
+    assert ids(hits) == [*fused[:9], best.id]
