@@ -49,7 +49,7 @@ SEMANTIC_Z = 1.0
 SEMANTIC_FLOOR = 0.88
 NEAR_IDENTICAL = 0.95
 # With a query vector, this share of the hits asked for (rounded down) is held for the keyword
-# ranking's best hits: the vector reorders the rest, but never pushes them out (D-404).
+# ranking's best hits: the vector reorders the rest, but never pushes them out (D-405).
 LEXICAL_KEPT_SHARE = 0.3
 _TYPE_WORDS: dict[str, str] = {
     "identity": "identity", "identities": "identity", "project": "project",
