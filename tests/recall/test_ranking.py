@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from jamgate_adapters.stores.kit import ranking
 from jamgate_adapters.stores.kit.ranking import QueryHints
 from jamgate_core.contracts import Preconditions, Store, WritePlan
 from jamgate_core.loader import load_store
@@ -246,3 +247,28 @@ print("ok")
     out = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True,
                          text=True, timeout=60)
     assert out.stdout.strip() == "ok", out.stderr
+
+
+def test_vectors_never_push_the_keyword_best_out(store: Store,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a query vector, the keyword ranking's best hits keep a place in the list asked
+    for, however many records the vector prefers; the rest keep the fused order (D-404)."""
+    best = put(store, "the garden hose hangs behind the green books",
+               embedding=unit(-1.0, 1.0, 0.0))
+    for n in range(16):
+        put(store, f"sibling note {n} keeps a hose", at=n + 1,
+            embedding=unit(1.0, 0.01 * n, 0.0))
+    for n in range(6):
+        put(store, f"far note {n}", at=n + 20, embedding=unit(0.0, 0.0, 1.0))
+    query = "where is the garden hose behind the books"
+    assert ids(search(store, query))[0] == best.id
+    asked = {"type": None, "now": NOW, "vector": unit(1.0, 0.0, 0.0)}
+    hits = store.search("default", query, limit=10, **asked)  # type: ignore[arg-type]
+    assert best.id in ids(hits)
+    assert [s for _, s in hits] == sorted((s for _, s in hits), reverse=True)
+    assert best.id not in ids(store.search("default", query, limit=3, **asked))  # type: ignore[arg-type]
+    monkeypatch.setattr(ranking, "LEXICAL_KEPT_SHARE", 0.0)
+    fused = ids(store.search("default", query, limit=10, **asked))  # type: ignore[arg-type]
+    assert best.id not in fused
+    # three places are held, but the siblings tie on their keywords: only `best` is held
+    assert ids(hits) == [*fused[:9], best.id]

@@ -13,7 +13,9 @@ fusion, query hints, diversity, and `rank_records` for stores without an index.
   the sum goes through a logistic, so 0.5 is "as similar as the average memory here";
 - a hit with the same words as a better one moves behind the distinct hits (`diversify`; the
   SQLite, file and memory stores compare words only, D-148; a store passing vectors also
-  treats cosine ≥ NEAR_IDENTICAL as the same); recency breaks ties, then the id.
+  treats cosine ≥ NEAR_IDENTICAL as the same); recency breaks ties, then the id;
+- with a query vector, LEXICAL_KEPT_SHARE of the places asked for are held for the keyword
+  ranking's best hits (`lexical_kept`, D-405).
 """
 
 from __future__ import annotations
@@ -46,6 +48,9 @@ TEMPORAL_BONUS = 2.0
 SEMANTIC_Z = 1.0
 SEMANTIC_FLOOR = 0.88
 NEAR_IDENTICAL = 0.95
+# With a query vector, this share of the hits asked for (rounded down) is held for the keyword
+# ranking's best hits: the vector reorders the rest, but never pushes them out (D-405).
+LEXICAL_KEPT_SHARE = 0.3
 _TYPE_WORDS: dict[str, str] = {
     "identity": "identity", "identities": "identity", "project": "project",
     "projects": "project", "preference": "preference", "preferences": "preference",
@@ -189,6 +194,49 @@ def fuse(lexical: dict[str, float], cosines: dict[str, float] | None,
     return fused
 
 
+def lexical_kept(hits: list[tuple[MemoryRecord, float]], lexical: Mapping[str, float],
+                 bonus: Mapping[str, float], records: Mapping[str, MemoryRecord],
+                 limit: int) -> list[tuple[MemoryRecord, float]]:
+    """The first `limit` of the fused, diversified `hits`, holding the keyword ranking's best
+    `limit` × LEXICAL_KEPT_SHARE (what a lexical-only search puts first: keyword score plus
+    bonus, newest first among equals, a same-words echo skipped), less any that tie the first
+    hit past them (a tie is not the keyword ranking's choice). One the vector pushed out takes
+    the place of the last hit that is not one of them; scores stay in order."""
+    count = int(limit * LEXICAL_KEPT_SHARE)
+    top = hits[:limit]
+    best = max(lexical.values(), default=0.0)
+    if count <= 0 or best <= 0:
+        return top
+    ordered: list[tuple[str, float]] = []
+    shapes: set[frozenset[str]] = set()
+    scored = sorted(((s / best + bonus.get(i, 0.0), records[i]) for i, s in lexical.items()
+                     if i in records), key=lambda hit: (hit[0], hit[1].created_at, hit[1].id),
+                    reverse=True)  # `ranked`'s order: a stored record's time is in milliseconds
+    for score, record in scored:
+        shape = frozenset(runs(fold(record.text)))
+        if shape not in shapes:
+            shapes.add(shape)
+            ordered.append((record.id, score))
+            if len(ordered) > count:
+                break
+    line = ordered[count][1] if len(ordered) > count else -math.inf
+    kept = [i for i, score in ordered[:count] if not math.isclose(score, line, rel_tol=1e-9)]
+    shown = {record.id for record, _ in top}
+    missing = [i for i in kept if i not in shown]
+    if not missing:
+        return top
+    extra = len(top) + len(missing) - limit
+    out: list[tuple[MemoryRecord, float]] = []
+    for record, score in reversed(top):  # drop the last hits that are not kept
+        if extra > 0 and record.id not in kept:
+            extra -= 1
+            continue
+        out.append((record, score))
+    out.reverse()
+    floor = out[-1][1] if out else 1.0
+    return out + [(records[i], floor * 0.999 ** (n + 1)) for n, i in enumerate(missing)]
+
+
 def diversify(hits: list[tuple[MemoryRecord, float]],
               vectors: Mapping[str, Sequence[float]] | None = None,
               ) -> list[tuple[MemoryRecord, float]]:
@@ -254,5 +302,6 @@ def rank_records(records: Sequence[MemoryRecord], query: str, limit: int,
     scores = fuse(lexical, cosines, bonus, adjusted=adjusted)
     by_id = {r.id: r for r in records}
     hits = ranked((by_id[i], s) for i, s in scores.items())[:max(limit * 4, 40)]
-    return diversify(hits)[:limit]  # same words only, as the SQLite store (D-148)
+    hits = diversify(hits)  # same words only, as the SQLite store (D-148)
+    return lexical_kept(hits, lexical, bonus, by_id, limit) if cosines else hits[:limit]
 

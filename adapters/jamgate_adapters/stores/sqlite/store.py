@@ -49,6 +49,7 @@ from jamgate_adapters.stores.kit.ranking import (
     QueryHints,
     diversify,
     fuse,
+    lexical_kept,
     norm,
     ranked,
 )
@@ -301,7 +302,8 @@ class SqliteStore(SqliteAuthState, SqlitePending):
                     {"scope": scope, **{f"m{n}": i for n, i in enumerate(missing)}}):
                 found[record.id] = record
         # Same words only (D-148): a vector echo here is a fact the gate kept as distinct.
-        return diversify(ranked((found[i], scores[i]) for i in order if i in found))[:limit]
+        hits = diversify(ranked((found[i], scores[i]) for i in order if i in found))
+        return lexical_kept(hits, lexical, bonus, found, limit) if cosines else hits[:limit]
 
     def _lookalikes(self, query: str, limit: int, params: dict[str, object],
                     typed: str) -> list[tuple[MemoryRecord, float]]:

@@ -33,7 +33,13 @@ from pydantic import BaseModel, ConfigDict, Field
 from jamgate_adapters.stores.kit.columns import record_columns, record_from_columns
 from jamgate_adapters.stores.kit.lexical import bm25, document_tokens, match_terms
 from jamgate_adapters.stores.kit.paging import check_list_args, decode_cursor, page_of
-from jamgate_adapters.stores.kit.ranking import QueryHints, diversify, fuse, ranked
+from jamgate_adapters.stores.kit.ranking import (
+    QueryHints,
+    diversify,
+    fuse,
+    lexical_kept,
+    ranked,
+)
 from jamgate_adapters.stores.supabase.auth import SupabaseAuthState
 from jamgate_adapters.stores.supabase.cli import schema_sql
 from jamgate_adapters.stores.supabase.pending import SupabasePending
@@ -298,10 +304,10 @@ class SupabaseStore(SupabaseAuthState, SupabasePending):
             vectors = {i: r.embedding for i, r in found.items()
                        if r.embedding and len(r.embedding) == len(vector)}
         hints = QueryHints(query, now)
-        fused = fuse(lexical, cosines,
-                     {i: hints.bonus(r.type, r.created_at) for i, r in found.items()}, stats)
-        hits = ranked((found[i], s) for i, s in fused.items())[:pool]
-        return diversify(hits, vectors or None)[:limit]
+        bonus = {i: hints.bonus(r.type, r.created_at) for i, r in found.items()}
+        fused = fuse(lexical, cosines, bonus, stats)
+        hits = diversify(ranked((found[i], s) for i, s in fused.items())[:pool], vectors or None)
+        return lexical_kept(hits, lexical, bonus, found, limit) if cosines else hits[:limit]
 
     def nearest(
         self, scope: str, vector: list[float], *, limit: int, now: datetime
