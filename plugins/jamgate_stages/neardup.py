@@ -29,8 +29,10 @@ from jamgate_stages._frame import NUMBER_VALUES, PLAIN_NUMBER_WORDS, count_swap,
 from jamgate_stages._lazy_re import lazy_compile
 from jamgate_stages._nearest import nearest, search
 from jamgate_stages._spelling import on_subject, word_forms
+from jamgate_stages._subject_words import RELATIONS
 from jamgate_stages._text import fold, is_cjk, reading, sentences, words, wordset
 from jamgate_stages.change_words import declares_change
+from jamgate_stages.classifier.markers import named_person
 from jamgate_stages.subject import holder
 
 _NUMBER = lazy_compile(r"\d+(?:[.,:]\d+)*")
@@ -262,6 +264,9 @@ class NearDuplicateStage(BaseStage):
                 f"same fact, nothing to do. {advice}")
 
 
+_RELATIVES = frozenset(RELATIONS.values())
+
+
 def _apart(candidate: Candidate, record: MemoryRecord) -> bool:
     """Whether the subject stage reads two others of one kind (relatives, named people,
     things) whose names share no part: `sister` / `brother`, `staging` / `production`, not
@@ -270,4 +275,11 @@ def _apart(candidate: Candidate, record: MemoryRecord) -> bool:
     (kind, prefix), (other_kind, other_prefix) = holder(candidate.text), holder(record.text)
     if kind != other_kind or kind not in ("other", "thing") or not (prefix and other_prefix):
         return False
+    if kind == "other" and not (_someone(prefix) and _someone(other_prefix)):
+        return False  # a verb the holder rules took for a name ("Adoro dançar.")
     return not set(prefix.split("-")) & set(other_prefix.split("-"))
+
+
+def _someone(prefix: str) -> bool:
+    """A holder's prefix that names a relative or a known first name."""
+    return any(part in _RELATIVES or named_person(part.capitalize()) for part in prefix.split("-"))
