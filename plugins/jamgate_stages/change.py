@@ -183,7 +183,7 @@ class ChangeStage(BaseStage):
         semantic_floor: float = Field(default=0.87, gt=0, le=1)
         lexical_floor: float = Field(default=0.3, gt=0, le=1)
         candidates: int = Field(default=5, ge=1, le=20)
-        semantic_confirm: float = Field(default=0.5, ge=0, le=1)
+        semantic_confirm: float = Field(default=0.0, ge=0, le=1)
         # The learned pair signal (D-362 – D-366): retire only at a high probability (0.95
         # lost facts out of fold, D-366), name the fact in `related` from `pair_related`.
         pair: bool = True
@@ -217,7 +217,7 @@ class ChangeStage(BaseStage):
     def _replaced(self, candidate: Candidate, ctx: StageContext) -> MemoryRecord | None:
         """The live fact of the same holder the candidate most resembles, above the floor."""
         vector = ctx.embed(candidate.text, "passage") if ctx.embedder is not None else None
-        kind = candidate_holder(candidate)
+        kind = holder_kind(reading(candidate.text))
         pending = bool(candidate.annotations.get(PENDING_REFUSAL))
         # A fact holding what the text names as replaced is stronger evidence than resemblance:
         # the nearest of the person's notes may share only "the user …" with it (D-353).

