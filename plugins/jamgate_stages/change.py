@@ -37,7 +37,7 @@ from jamgate_core import (
     canonical_subject,
 )
 from jamgate_stages._frame import ARTICLES as _FRAME_ARTICLES
-from jamgate_stages._frame import MINE, NUMBER_WORDS, count_swap, owned_swap, tokens
+from jamgate_stages._frame import MINE, owned_swap, tokens
 from jamgate_stages._lazy_re import lazy_compile
 from jamgate_stages._nearest import nearest, search
 from jamgate_stages._pair_search import best_pair, names_a_span, pair_ready, pair_score
@@ -287,17 +287,15 @@ class ChangeStage(BaseStage):
         head = tokens(" ".join(said[:2]))
         opening = head[1:2] if head[:1] and head[0] in _FRAME_ARTICLES else head[:1]
         owned = bool(opening) and opening[0] in MINE
-        counted = any(c.isdigit() for c in candidate.text) or not NUMBER_WORDS.isdisjoint(
-            tokens(candidate.text))
-        if not (counted or owned):
-            return None  # no count, no slot of theirs: most texts stop here, before a search
+        # A count alone is no slot: "city number 2", "bug 456", "room 12" are other things than
+        # "city number 1", so only a slot of theirs is read (D-431, after the whole suite).
+        if not owned:
+            return None  # no slot of theirs: most texts stop here, before a search
         framed = []
         for record, _ in search(ctx, candidate.text, self.options.candidates):
             words_there = record.text.split()
-            # cheap first: a count's frame has as many words, an owned slot the same opening
-            if (counted and len(words_there) == len(said)
-                    and count_swap(candidate.text, record.text)) or (
-                    owned and bool(words_there) and tokens(words_there[0])[:1] == head[:1]
+            # cheap first: an owned slot has the same opening
+            if (bool(words_there) and tokens(words_there[0])[:1] == head[:1]
                     and owned_swap(candidate.text, record.text)):
                 framed.append(record)
         if not framed or is_past(candidate.text, ctx.now) or self._judged(candidate, ctx):

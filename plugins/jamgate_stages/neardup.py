@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from rapidfuzz.distance import OSA
 
 from jamgate_core import BaseStage, Candidate, MemoryRecord, Related, StageContext, StageResult
-from jamgate_stages._frame import NUMBER_VALUES, PLAIN_NUMBER_WORDS, count_swap, value_swap
+from jamgate_stages._frame import NUMBER_VALUES, PLAIN_NUMBER_WORDS
 from jamgate_stages._lazy_re import lazy_compile
 from jamgate_stages._nearest import nearest, search
 from jamgate_stages._spelling import on_subject, word_forms
@@ -186,10 +186,7 @@ class NearDuplicateStage(BaseStage):
         # or the user named again does not (D-361, D-400).
         copies = [(r, s) for r, s, duplicate, related in bands
                   if (s >= duplicate or (s >= related and refines(candidate.text, r.text)))
-                  and not value_conflict(candidate.text, r.text)
-                  # the same words with another count or another last word: a new value
-                  and not count_swap(candidate.text, r.text)  # (D-410)
-                  and not value_swap(candidate.text, r.text)]  # (D-411)
+                  and not value_conflict(candidate.text, r.text)]
         if copies and declares_change(reading(candidate.text)):
             copies = []  # "I'm now a senior developer": an update, not a copy (D-263)
         # A save that keeps every word of its look-alike and says more refines it, subject or
@@ -268,14 +265,15 @@ _RELATIVES = frozenset(RELATIONS.values())
 
 
 def _apart(candidate: Candidate, record: MemoryRecord) -> bool:
-    """Whether the subject stage reads two others of one kind (relatives, named people,
-    things) whose names share no part: `sister` / `brother`, `staging` / `production`, not
-    `jam-nephew` / `jam-nephew-enzo`. The person against a named person tells nothing: the
-    name may be the user's ("Jam, the user, …")."""
+    """Whether the subject stage reads two other people (relatives, known first names) whose
+    names share no part: `sister` / `brother`, not `jam-nephew` / `jam-nephew-enzo`. The person
+    against a named person tells nothing (the name may be the user's: "Jam, the user, …"), nor
+    do two things (a paraphrase may name its topic by another noun: "the deadline of the
+    project" / "the project must be delivered")."""
     (kind, prefix), (other_kind, other_prefix) = holder(candidate.text), holder(record.text)
-    if kind != other_kind or kind not in ("other", "thing") or not (prefix and other_prefix):
+    if kind != other_kind or kind != "other" or not (prefix and other_prefix):
         return False
-    if kind == "other" and not (_someone(prefix) and _someone(other_prefix)):
+    if not (_someone(prefix) and _someone(other_prefix)):
         return False  # a verb the holder rules took for a name ("Adoro dançar.")
     return not set(prefix.split("-")) & set(other_prefix.split("-"))
 

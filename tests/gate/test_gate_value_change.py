@@ -67,10 +67,13 @@ def test_the_same_value_in_another_spelling_is_a_copy(app: App) -> None:
     ("Ik lees twee boeken per maand.", "Ik lees vier boeken per maand."),  # nl
     ("I eat one apple a day.", "I eat three apples a day."),  # the counted word inflected
 ])
-def test_another_count_in_the_same_words_is_an_update(app: App, old: str, new: str) -> None:
+def test_another_count_in_the_same_words_is_kept_beside_it(app: App, old: str, new: str) -> None:
+    """D-431: a count alone retires nothing — "city number 2" is no new value of "city number
+    1", and the whole suite's numbered facts retired one another (D-410 as first merged). Both
+    are stored, neither refused as a copy."""
     first = save(app, old)
     after = save(app, new)
-    assert after.superseded_ids == [first.id], after.message
+    assert after.decision == "saved" and after.superseded_ids == [], (first.text, after.message)
 
 
 @pytest.mark.parametrize(("old", "new"), [
@@ -117,8 +120,12 @@ def test_a_number_word_is_the_number() -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("old", "new", "copy"), [
-    ("Sono vegetariana.", "Sono vegana.", False),  # another last word: a new value, no copy
-    ("Jestem leworęczny.", "Jestem praworęczny.", False),
+    # another last word: a new value, no copy — D-411 is off (D-431: it let a Greek
+    # paraphrase through), so these are refused as possible duplicates again
+    pytest.param("Sono vegetariana.", "Sono vegana.", False,
+                 marks=pytest.mark.xfail(strict=True, reason="D-411 off (D-431)")),
+    pytest.param("Jestem leworęczny.", "Jestem praworęczny.", False,
+                 marks=pytest.mark.xfail(strict=True, reason="D-411 off (D-431)")),
     ("I have three grandchildren.", "I have four grandchildren.", False),
     ("I adore swimming.", "I enjoy swimming.", True),  # a paraphrase stays a copy
 ])
