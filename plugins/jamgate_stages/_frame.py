@@ -10,6 +10,10 @@ copy of the old one (`value_swap`), but only a slot the person owns has one valu
 "my X is A" → "my X is B" (`owned_swap`, a copula before the value); a verb may hold many
 ("I like tea" → "I like coffee"), so those stay side by side. Language-free but for the number
 words, first-person possessives and copulas below.
+
+Since D-431 only `owned_swap` is wired (the change stage); `count_swap` and `value_swap` are
+read by no stage — a count alone is as often another thing ("city number 2") as a new count,
+and a new last word was too often a paraphrase's — and stay, tested, for the next try.
 """
 
 from __future__ import annotations

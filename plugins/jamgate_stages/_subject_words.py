@@ -101,28 +101,23 @@ USER_PHRASES = (
 # "Now"-words that may open a first-person update ("Now I live in …", "Ahora vivo en …").
 NOW = wordset("""now currently jetzt nun inzwischen mittlerweile seit maintenant désormais
     actuellement ahora actualmente ya ora adesso attualmente agora atualmente τώρα πλέον""")
-# Verbs that open a statement whose holder is the person (first person, or an agent's note
-# without a subject: "Wohnt in Graz", "Trabaja en Lima"; pro-drop first persons such as "Uso
-# VS Code", which the name table would otherwise read as a person called Uso, D-263).
-LEADING_VERBS = wordset("""wohne wohnt lebe lebt arbeite arbeitet bin habe ziehe zog habite
-    habites vis vit travaille réside vivo vive trabajo trabaja soy estoy me mudé resido abito abita
-    lavoro lavora sono risiedo moro mora trabalho trabalha sou mudei mudei-me μένω μένει ζω ζει
-    δουλεύω δουλεύει εργάζομαι εργάζεται μετακόμισα μετακόμισε είμαι ξεκίνησα empecé comencé
-    comecei
-    uso bebo tengo prefiero juego hablo toco escucho escribo bevo preferisco gioco parlo suono
-    ascolto leggo scrivo tenho prefiro jogo falo ouço leio escrevo trinke nutze benutze spiele
-    spreche bevorzuge lese schreibe höre πίνω τρώω χρησιμοποιώ προτιμώ παίζω μιλάω μιλώ
-    διαβάζω γράφω ακούω έχω""")
 # The leading verbs that are first person only (no name takes them: "Carlos vivo en …" is no
 # sentence), so an opening word before one is an adverb, not a person ("Todavía vivo en …",
 # "Finalmente trabajo en …", "Ακόμα μένω …", D-419). French and Italian forms shared with the
-# third person (habite, travaille, réside, sono) are left out.
+# third person (habite, travaille, réside, sono) are not among them.
 FIRST_PERSON_VERBS = wordset("""wohne lebe arbeite bin ziehe vivo trabajo soy estoy resido
     abito lavoro risiedo moro trabalho sou μένω ζω δουλεύω εργάζομαι είμαι uso bebo tengo
     prefiero juego hablo toco escucho escribo bevo preferisco gioco parlo suono ascolto leggo
     scrivo tenho prefiro jogo falo ouço leio escrevo trinke nutze benutze spiele spreche
     bevorzuge lese schreibe höre πίνω τρώω χρησιμοποιώ προτιμώ παίζω μιλάω μιλώ διαβάζω γράφω
     ακούω έχω""")
+# Verbs that open a statement whose holder is the person (first person, or an agent's note
+# without a subject: "Wohnt in Graz", "Trabaja en Lima"; pro-drop first persons such as "Uso
+# VS Code", which the name table would otherwise read as a person called Uso, D-263): the first
+# persons above, and the forms a third person or a past shares.
+LEADING_VERBS = FIRST_PERSON_VERBS | wordset("""wohnt lebt arbeitet habe zog habite habites vis
+    vit travaille réside vive trabaja me mudé abita lavora sono mora trabalha mudei mudei-me
+    μένει ζει δουλεύει εργάζεται μετακόμισα μετακόμισε ξεκίνησα empecé comencé comecei""")
 
 _P = re.IGNORECASE
 # Location, by language: the person's home now. The update verbs ("moved to …") need a name

@@ -13,8 +13,9 @@ retires it. Never when the save speaks of the past, wishes or plans ("I want to 
 adds rather than replaces ("also", "another", "a second"), belongs to someone else than the
 record (`subject.holder`), comes from a less trusted source than the record, or is older than
 it: then both stay, and the near-duplicate stage's `related` hint names the look-alike.
-Where no change is declared, a fact in the same words but for a count, or for the value of a
-slot the person owns after a copula ("my X is Y"), is replaced (`_frame`, D-410). Where these
+Where no change is declared, a fact in the same words but for the value of a slot the person
+owns after a copula ("my X is Y") is replaced (`_frame`, D-410; a count alone is no slot,
+D-431). Where these
 rules find nothing, a learned pair signal over the embedder's vectors may
 (`_pair`, D-362 – D-366): it retires only at a high probability, else names the fact. Its
 weights ship for the vector mode only (D-366), so without an embedder it is asked nothing.
@@ -155,7 +156,7 @@ def same_holder(new_kind: str, old: str, new: str) -> bool:
             "mine:") and twin(new_kind[5:], old_kind[5:]))
     if {new_kind, old_kind} == {"unknown"}:
         return not (_points_at_someone(new) or _points_at_someone(old))
-    if new_kind == "unknown" and words(new)[:1] and words(new)[0].lower() in THIRD_PERSON:
+    if new_kind == "unknown" and (first := words(new)[:1]) and first[0].lower() in THIRD_PERSON:
         return False  # "Her favourite film is now …": someone's, not plainly theirs (D-429)
     return {new_kind, old_kind} <= {"self", "unknown"} and "self" in (new_kind, old_kind)
 
@@ -196,8 +197,8 @@ class ChangeStage(BaseStage):
         otherwise = StageResult.reject(*pending) if pending else StageResult.passed()
         text = reading(candidate.text)
         if not (declares_change(text) or closes_account(text)):
-            # the rules are silent: the same frame with another count or another value of a
-            # slot of the person's (D-410), then the learned pair signal; never passing state
+            # the rules are silent: another value of a slot of the person's in the same words
+            # (D-410), then the learned pair signal; never passing state
             if pending:
                 return otherwise
             return self._by_frame(candidate, ctx) or self._by_pair(candidate, ctx, otherwise)
@@ -278,9 +279,9 @@ class ChangeStage(BaseStage):
         return candidate.subject is not None and bool(on_subject(ctx.view, candidate.subject))
 
     def _by_frame(self, candidate: Candidate, ctx: StageContext) -> StageResult | None:
-        """The person's live fact in the same words but for a count ("I have two grandchildren"
-        → "I have four grandchildren") or for the value of a slot of theirs ("Mijn schoenmaat
-        is 43" → "… 45"), retired (D-410); None where no such fact is found."""
+        """The person's live fact in the same words but for the value of a slot of theirs
+        ("Mijn schoenmaat is 43" → "… 45"), retired (D-410); None where no such fact is
+        found."""
         if candidate.subject_given:
             return None  # the agent named the slot: the supersede stage judges by it
         said = candidate.text.split()

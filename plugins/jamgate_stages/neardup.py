@@ -192,8 +192,8 @@ class NearDuplicateStage(BaseStage):
         # A save that keeps every word of its look-alike and says more refines it, subject or
         # not ("Vivo en Barcelona" → "Vivo en Gràcia, en Barcelona"): no copy (D-355).
         copies = [(r, s) for r, s in copies if not adds_to(candidate.text, r.text)]
-        # Two people's facts, or two slots the subject stage read, are no copies however alike
-        # they read ("My sister lives in Oslo" / "My brother lives in Oslo", D-430).
+        # Two people's facts are no copies however alike they read ("My sister lives in Oslo"
+        # / "My brother lives in Oslo", D-430).
         copies = [(r, s) for r, s in copies if not _apart(candidate, r)]
         hints = [Related(id=r.id, text=r.text, subject=r.subject, similarity=round(s, 4))
                  for r, s in scored[: self.options.max_related]]
