@@ -29,6 +29,7 @@ from jamgate_stages._self_shapes import about_the_user
 from jamgate_stages._standing import ONSET
 from jamgate_stages._text import reading
 from jamgate_stages.change_words import PENDING_REFUSAL, declares_change
+from jamgate_stages.classifier.cues import hedged, owned_since_now
 from jamgate_stages.classifier.features import hashed
 
 if TYPE_CHECKING:
@@ -69,9 +70,12 @@ def _overruled(category: str, candidate: Candidate) -> str | None:
     ("location"), so the refusal becomes an unsure keep ("shape", D-177); so does passing state,
     a one-off request or tool output that opens a standing rule ("from now on", "ab jetzt",
     "d'ora in poi", D-291), and a refusal as the assistant's self-talk of a text whose subject
-    is the user ("The user told the assistant …", D-312)."""
+    is the user ("The user told the assistant …", D-312); so does passing state that says the
+    person now has something ("Ich habe jetzt ein Lastenrad", D-437)."""
     if category == "transient" and candidate.type == "state":
         return "typed"
+    if category == "transient" and owned_since_now(reading(candidate.text)):
+        return "shape"  # "I now have a standing desk": a possession that began (D-437)
     if category in _ONSET_OVERRULES and ONSET.search(reading(candidate.text)):
         return "shape"
     if category == "general-knowledge" and candidate.source != "agent-inferred":
@@ -108,6 +112,9 @@ class ClassifierStage(BaseStage):
         decision, why = weights.decide(keep - self.options.margin, candidate.source,
                                        weights.top_refusal(probabilities, indices))
         category = weights.likeliest_refusal(probabilities)
+        if (decision == "reject" and category == "speculation"
+                and not hedged(reading(candidate.text))):
+            decision, why, category = _unhedged(weights, probabilities)
         overruled = _overruled(category, candidate) if decision == "reject" else None
         if overruled is not None:
             decision, why = "pass", ("unsure" if overruled == "shape" else None)
@@ -140,6 +147,21 @@ class ClassifierStage(BaseStage):
             if weights is not None and weights.embedder_model == embedder.model_id:
                 return weights, ctx.embed(candidate.text, "passage")
         return bundled("lexical"), None
+
+
+def _unhedged(weights: Weights, probabilities: object) -> tuple[str, str | None, str]:
+    """The verdict on a text refused as speculation that hedges nowhere (D-436): speculation is
+    a hedged guess, so the text is judged by the likeliest other refusal category — refused as
+    that one where it is likelier than keeping the text ("The user thanked and said goodbye"),
+    else an unsure keep ("El usuario prefiere respuestas breves")."""
+    import numpy as np
+
+    scores = np.array(probabilities, dtype=np.float32)
+    scores[weights.classes.index("speculation")] = 0.0
+    category = weights.likeliest_refusal(scores)
+    if scores[weights.classes.index(category)] > scores[weights.keep_index]:
+        return "reject", None, category
+    return "pass", "unsure", category
 
 
 def _declared_update(candidate: Candidate, ctx: StageContext) -> bool:
