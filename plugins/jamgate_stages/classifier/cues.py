@@ -3,8 +3,10 @@
 - `hedged`: speculation is by definition a hedged claim, the agent guessing. A refusal as
   speculation of a text with no hedge anywhere — a modal or epistemic word ("probably",
   "might", "seems", "vielleicht", "quizás", "może", "belki", "可能", "たぶん", "아마" …, a
-  closed class per language) — reads an agent's plain note about the user ("The user prefers
-  …") as a guess; the stage then judges it by the other categories (`ClassifierStage`).
+  closed class per language, with the markers of an inference from a cue: "judging by", "a
+  giudicare", "судя по", "…으로 봐서") — reads an agent's plain note about the user ("The
+  user prefers …") as a guess; the stage then judges it by the other categories
+  (`ClassifierStage`).
 - `owned_since_now`: "now" / "jetzt" / "ahora" / "теперь" … (a change of state, not the
   present moment: "right now", "ahora mismo", "прямо сейчас" are not in the class) with a
   verb of possession ("I have", "ich habe", "tengo", "έχω", "punya", "у меня" …) marks a
@@ -40,9 +42,15 @@ _HEDGE = lazy_compile(
     r"возможно|вероятно|наверное|похоже|кажется|видимо|может быть|"
     r"можливо|мабуть|напевно|схоже|"
     r"ربما|احتمالاً|احتمالا|يبدو|قد|شاید|به نظر|ייתכן|אולי|כנראה|נראה|"
-    r"शायद|संभवतः|लगता)(?!\w)"
+    r"शायद|संभवतः|लगता|"
+    # an inference from a cue, said so ("judging by …"): the same class (D-436)
+    r"going by|by the look of|zu urteilen|wie es aussieht|à en juger|a juzgar|por lo visto|"
+    r"a giudicare|a quanto pare|a julgar|pelo jeito|pelo visto|te oordelen|sądząc|"
+    r"najwyraźniej|судя по|по всей видимости|anlaşılan|görünüşe göre|belli ki|att döma|"
+    r"tydligen|kelihatan dari|dilihat dari|kwa kuangalia|κρίνοντας|على ما يبدو)(?!\w)"
     r"|可能|也许|也許|或许|或許|大概|似乎|好像|估计|應該|应该|"
     r"かもしれ|たぶん|多分|おそらく|らしい|ようだ|みたい|と思われ|でしょう|だろう|"
+    r"看出来|看出來|看来|看來|看样子|から見て|から察|見たところ|으로 봐서|로 봐서|로 보아|"
     r"지도 모르|지도 모른|น่าจะ|อาจ|คงจะ|아마|것 같|듯하|모양이",
 )  # matched against the lowered text
 # "now" as a change of state; the present moment's compounds are excluded by lookaround.
