@@ -46,6 +46,8 @@ def test_a_hedged_guess_is_still_refused_as_speculation(text: str) -> None:
     ("User probably likes jazz", True), ("Kullanıcı muhtemelen yeni bir iş arıyor", True),
     ("ユーザーはたぶん転職を考えている", True), ("사용자는 아마 이직을 고민한다", True),
     ("Użytkownik może chcieć się przeprowadzić", True), ("Labda mtumiaji anataka kuhamia", True),
+    ("Судя по вопросам, пользователь учится в вузе", True),
+    ("Der Nutzer ist Student, nach seinen Fragen zu urteilen", True),
     ("El usuario prefiere respuestas breves", False), ("User lives in Leeds", False),
     ("Der Nutzer hat einen Hund", False), ("用户喜欢简洁的回答", False),
 ])
