@@ -488,3 +488,29 @@ def test_known_word_counts_follow_the_rows_this_store_adds(tmp_path: Path) -> No
             cached = index._frequencies(store._conn, parts, cap, store._common)
             assert cached == index._frequencies(store._conn, parts, cap), (text, cap)
     store.close()
+
+
+def test_merge_settings_change_no_search(tmp_path: Path) -> None:
+    """The keyword index's merge thresholds (D-414, D-432) are written into the file, and
+    how the index is cut into segments changes no search: the look-alikes and their scores
+    are the same before and after every segment is merged into one."""
+    store = opened(tmp_path)
+    conn = sqlite3.connect(tmp_path / "memory.db")
+    config = dict(conn.execute("SELECT k, v FROM records_fts_config WHERE k LIKE '%merge'"))
+    assert config == {"automerge": 2, "crisismerge": 4}
+    insert(store, *(make_record(f"{name} likes {thing} on {day}", at=n) for n, (name, thing, day)
+                    in enumerate((a, b, c) for a in ("Ana", "Bo", "Cy", "Di")
+                                 for b in ("tea", "jazz", "chess", "figs")
+                                 for c in ("mondays", "fridays", "sundays"))))
+    probes = ("Ana likes tea on mondays", "Bo likes chess", "Di jazz sundays fridays")
+
+    def found() -> list[list[tuple[str, float]]]:
+        return [[(r.id, score) for r, score in store.search(
+            "default", probe, limit=5, type=None, now=NOW, exact=True)] for probe in probes]
+
+    before = found()
+    with conn:
+        conn.execute("INSERT INTO records_fts (records_fts) VALUES ('optimize')")
+    assert found() == before and all(before)
+    conn.close()
+    store.close()

@@ -50,6 +50,10 @@ CHANGE_LOG_KEEP = 20_000
 # look-alike search a save runs reads fewer (D-414). Which rows match, and their bm25, do not
 # depend on how the index is cut into segments.
 AUTOMERGE = 2
+# FTS5 merges a level at once (not a work unit at a time, every 64 writes) once it holds this
+# many segments (its default 16). At 4 a save's look-alike search reads ~6 segments on
+# average instead of ~12 at 10,000 records: −4 % of a save's instructions (D-432).
+CRISISMERGE = 4
 
 _V1 = """
 CREATE TABLE records (
@@ -284,12 +288,14 @@ def _discard(path: Path) -> None:
 
 
 def _tune_index(conn: sqlite3.Connection) -> None:
-    """Set the keyword index's merge threshold (`AUTOMERGE`) where the file holds another
-    (FTS5 keeps it in `records_fts_config`); a store that has it is not written."""
-    row = conn.execute("SELECT v FROM records_fts_config WHERE k = 'automerge'").fetchone()
-    if row is None or row[0] != AUTOMERGE:
-        conn.execute("INSERT INTO records_fts (records_fts, rank) VALUES ('automerge', ?)",
-                     (AUTOMERGE,))
+    """Set the keyword index's merge thresholds (`AUTOMERGE`, `CRISISMERGE`) where the file
+    holds others (FTS5 keeps them in `records_fts_config`); a store that has them is not
+    written."""
+    for key, value in (("automerge", AUTOMERGE), ("crisismerge", CRISISMERGE)):
+        row = conn.execute("SELECT v FROM records_fts_config WHERE k = ?", (key,)).fetchone()
+        if row is None or row[0] != value:
+            conn.execute("INSERT INTO records_fts (records_fts, rank) VALUES (?, ?)",
+                         (key, value))
 
 
 def migrate(conn: sqlite3.Connection, db_path: Path) -> Path | None:
