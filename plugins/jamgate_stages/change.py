@@ -37,6 +37,7 @@ from jamgate_core import (
     StageResult,
     canonical_subject,
 )
+from jamgate_stages._compound import holds_several
 from jamgate_stages._frame import ARTICLES as _FRAME_ARTICLES
 from jamgate_stages._frame import MINE, owned_swap, tokens
 from jamgate_stages._lazy_re import lazy_compile
@@ -363,12 +364,14 @@ class ChangeStage(BaseStage):
     @staticmethod
     def _may_retire(record: MemoryRecord, candidate: Candidate, kind: str,
                     ctx: StageContext, by_kind: bool = False) -> bool:
-        """Live, no more trusted, not newer, and the same holder's. Where the kind of thing
+        """Live, no more trusted, not newer, holding one fact (a record that holds several is
+        never retired whole by a change of one, D-441), and the same holder's. Where the kind of thing
         names the slot (`by_kind`), "my X" of the record is the person's own beside a change
         that opens with no possessive and points at no one ("Мой редактор — Emacs" →
         "Теперь пишу в VS Code", D-354)."""
         if not (record.is_live(ctx.now) and TRUST[record.source] <= TRUST[candidate.source]
-                and record.created_at <= candidate.created_at):
+                and record.created_at <= candidate.created_at) \
+                or holds_several(reading(record.text)):
             return False
         if same_holder(kind, record.text, candidate.text):
             return True
