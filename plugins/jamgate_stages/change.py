@@ -57,6 +57,7 @@ from jamgate_stages._text import fold, reading, stem, words, wordset
 from jamgate_stages._things import closes_account, thing_kinds
 from jamgate_stages._time import is_past
 from jamgate_stages._user_words import OTHER_FORMS, SUBJECT, opening
+from jamgate_stages._value_words import ONE_VALUED, names_value, value_swap
 from jamgate_stages.change_words import (
     MARKER_WORDS,
     PENDING_REFUSAL,
@@ -212,7 +213,8 @@ class ChangeStage(BaseStage):
             # (D-410), then the learned pair signal; never passing state
             if pending:
                 return otherwise
-            return self._by_frame(candidate, ctx) or self._by_pair(candidate, ctx, otherwise)
+            return (self._by_frame(candidate, ctx) or self._by_value(candidate, ctx)
+                    or self._by_pair(candidate, ctx, otherwise))
         if is_past(text, ctx.now):
             return otherwise
         if self._judged(candidate, ctx):
@@ -374,6 +376,27 @@ class ChangeStage(BaseStage):
                     retire=[record.id], reason_code="supersede.value",
                     message=(f'Saved: "{candidate.text}", and retired the older memory that said '
                              f'another value in the same words: "{record.text}" [id {record.id}].'
+                             " If both still hold, save the older one again."))
+        return None
+
+    def _by_value(self, candidate: Candidate, ctx: StageContext) -> StageResult | None:
+        """The person's live fact in nearly the same words but for another value of a slot
+        that holds one value ("Soy vegetariano" → "Soy vegano", `_value_words`, D-443),
+        retired; None where none is found."""
+        text = reading(candidate.text)
+        if candidate.subject_given or not any(names_value(text, k) for k in ONE_VALUED):
+            return None  # most texts stop here, before a search
+        found = [record for record, _ in search(ctx, candidate.text, self.options.candidates)
+                 if value_swap(text, reading(record.text)) in ONE_VALUED]
+        if not found or is_past(text, ctx.now) or self._judged(candidate, ctx):
+            return None
+        kind = holder_kind(text)
+        for record in found:
+            if self._may_retire(record, candidate, kind, ctx):
+                return StageResult(
+                    retire=[record.id], reason_code="supersede.value",
+                    message=(f'Saved: "{candidate.text}", and retired the older memory that said '
+                             f'another value of the same slot: "{record.text}" [id {record.id}].'
                              " If both still hold, save the older one again."))
         return None
 
