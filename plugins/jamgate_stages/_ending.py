@@ -65,6 +65,11 @@ def ends(text: str) -> bool:
     return bool(_ENDING.search(text.lower()))
 
 
+def without_ending(text: str) -> str:
+    """The text with its ending words blanked (what else it says: "adesso sto con Luca")."""
+    return _ENDING.sub(" ", text.lower())
+
+
 @lru_cache(maxsize=2048)
 def object_words(text: str) -> frozenset[str]:
     """The folded words of the text that may name an object: three letters or more, no

@@ -45,6 +45,7 @@ from jamgate_stages._ending import (
     object_words,
     opens_mine,
     shared_objects,
+    without_ending,
 )
 from jamgate_stages._frame import ARTICLES as _FRAME_ARTICLES
 from jamgate_stages._frame import MINE, owned_swap, tokens
@@ -232,7 +233,8 @@ class ChangeStage(BaseStage):
                 otherwise: StageResult) -> StageResult | None:
         """An ending event (D-442): the person's fact naming the object it ends is retired;
         where it names an object no such fact holds, nothing (never the nearest fact by
-        resemblance); None where it names no object (the declared-change rules judge it)."""
+        resemblance); None where it names no object, or declares a change in other words too
+        (the declared-change rules judge it)."""
         text = reading(candidate.text)
         if not object_words(text):
             return None
@@ -253,11 +255,12 @@ class ChangeStage(BaseStage):
             if shared and self._ends_theirs(record, candidate, ctx, relation):
                 found.append((shared, record.created_at, record))
         if not found:
-            # a thing of the kind it names ("I sold my car" beside "I drive a Mazda 3"), else
-            # nothing
+            # a thing of the kind it names ("I sold my car" beside "I drive a Mazda 3"); a
+            # change declared beside the ending ("Ci siamo lasciati, adesso sto con Luca") is
+            # the declared-change rules'; else nothing
             same = self._same_kind(candidate, kind, ctx) if relation is None else None
             if same is None:
-                return otherwise
+                return None if declares_change(without_ending(text)) else otherwise
             found = [(1, same.created_at, same)]
         ended = max(found, key=lambda hit: hit[:2])[2]
         return StageResult(
