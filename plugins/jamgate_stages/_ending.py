@@ -123,7 +123,7 @@ def dated_before(text: str, year: int) -> bool:
 # English "I" by its case (the Polish, Swedish and Italian "i" are no person).
 _PERSON = frozenset(map(fold, wordset("""me moi yo io eu ik jag ja ich wir we nous ben biz vi
 noi nós""")))
-_POSSESSIVE_OPENING = frozenset(map(fold, wordset("""my mein meine mon ma mi mio mia o a meu
+_POSSESSIVE_OPENING = frozenset(map(fold, wordset("""my mein meine mon ma mi mio mia meu
 minha mijn min mitt mój moja moje""")))
 
 
@@ -133,8 +133,11 @@ def names_person(text: str) -> bool:
     return "I" in said or any(fold(w) in _PERSON for w in said)
 
 
-def opens_mine(text: str) -> bool:
-    """Whether the text opens with a first-person possessive ("My cat Miso …")."""
-    said = words(text)[:2]
-    return bool(said) and (fold(said[0]) in _POSSESSIVE_OPENING
-                           or (len(said) > 1 and fold(said[1]) in _POSSESSIVE_OPENING))
+def opens_mine(text: str) -> str | None:
+    """The folded word after a first-person possessive opening the text ("My cat Miso …" →
+    "cat", "O meu gato …" → "gato"), or None."""
+    said = [fold(w) for w in words(text)[:3]]
+    for at in (0, 1):
+        if len(said) > at + 1 and said[at] in _POSSESSIVE_OPENING:
+            return said[at + 1]
+    return None

@@ -243,9 +243,7 @@ class ChangeStage(BaseStage):
         if self._judged(candidate, ctx):
             return StageResult.passed()
         kind = holder_kind(text)
-        said = words(text)
-        relation = fold(said[1]) if kind == "other" and opens_mine(text) and len(said) > 1 \
-            else None
+        relation = opens_mine(text) if kind == "other" else None
         if not (kind in ("self", "unknown") or kind.startswith("mine:") or names_person(text)
                 or relation):
             return otherwise  # another person's ending: the subject stage judges it

@@ -79,6 +79,7 @@ def test_a_later_change_of_the_same_slot_retires_the_single_fact(app: App) -> No
     ("Je suis en couple avec Théo.", "Théo et moi, nous avons rompu."),
     ("Estudio en la Universidad de Granada.", "Me gradué en la Universidad de Granada."),
     ("I have a parrot called Kiwi.", "My parrot Kiwi died."),
+    ("Tenho um gato chamado Tico.", "O meu gato Tico morreu."),
 ])
 def test_an_ending_retires_the_state_it_ends(app: App, state: str, ending: str) -> None:
     first = save(app, state)
@@ -91,6 +92,7 @@ def test_an_ending_retires_the_state_it_ends(app: App, state: str, ending: str) 
     ("Noah and I are dating.", "My neighbour's son broke up with his girlfriend."),
     ("I work at Lidl as a buyer.", "I quit my first job at a cinema in 2009."),
     ("Ich fahre einen Opel Astra.", "Ich habe mein altes Klavier verkauft."),
+    ("I have a parrot called Kiwi.", "My sister's parrot Kiwi died."),
 ])
 def test_an_ending_of_another_object_retires_nothing(app: App, state: str,
                                                      ending: str) -> None:
