@@ -12,34 +12,45 @@ ends nothing stored: it retires nothing, never the nearest fact by resemblance.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from jamgate_stages._lazy_re import lazy_compile
 from jamgate_stages._text import fold, words, wordset
 
-# Matched against the lowered text.
-_ENDING = lazy_compile(
-    r"(?<!\w)(?:broke up|break up|split up|called off|call off|divorced|sold|quit|resigned|"
-    r"cancell?ed|graduated|died|passed away|moved out|dropped out|"
-    r"getrennt|schluss gemacht|scheiden lassen|geschieden|verkauft|gekündigt|abgeschlossen|"
-    r"gestorben|verstorben|ausgezogen|exmatrikuliert|"
-    r"rompu|séparée?s?|divorcée?|vendue?|quitté|démissionné|résilié|annulé|diplômée?|"
-    r"morte?|décédée?|"
-    r"lo dejamos|terminamos|rompimos|nos separamos|me divorcié|se divorció|vendí|renuncié|"
-    r"dejé mi trabajo|cancelé|me di de baja|me gradué|murió|falleció|"
-    r"ci siamo lasciati|ci siamo separati|lasciat[oa]|divorziat[oa]|vendut[oa]|"
-    r"licenziat[oa]|dimess[oa]|disdett[oa]|laureat[oa]|mort[oa]|"
-    r"separamos|divorciei|divorciou(?:-se)?|vendi|demiti-me|me demiti|saí do|saí da|"
-    r"cancelei|me formei|formei-me|morreu|faleceu|"
-    r"uit elkaar|gescheiden|verkocht|ontslag genomen|opgezegd|afgestudeerd|overleden|"
-    r"gestorven|gestopt bij|"
-    r"gjort slut|gjorde slut|skilt|skilde|sålt|sålde|sagt upp|sade upp|tog examen|dog|"
-    r"flyttat ut|"
-    r"rozstał\w*|rozwiod\w*|rozwiódł\w*|sprzedał\w*|odszedł\w*|odeszł\w*|zrezygnował\w*|"
-    r"ukończył\w*|zmarł\w*|umarł\w*|wyprowadził\w*|"
-    r"ayrıldık|ayrıldım|boşandık|boşandım|boşandı|sattım|istifa ettim|iptal ettim|"
-    r"mezun oldum|öldü|vefat etti)(?!\w)"
+# The endings, one alternative each; matched against the lowered text.
+_ALTERNATIVES = (
+    "broke up", "break up", "split up", "called off", "call off", "divorced", "sold", "quit",
+    "resigned", "cancell?ed", "graduated", "died", "passed away", "moved out", "dropped out",
+    "getrennt", "schluss gemacht", "scheiden lassen", "geschieden", "verkauft", "gekündigt",
+    "abgeschlossen", "gestorben", "verstorben", "ausgezogen", "exmatrikuliert", "rompu",
+    "séparée?s?", "divorcée?", "vendue?", "quitté", "démissionné", "résilié", "annulé", "diplômée?",
+    "morte?", "décédée?", "lo dejamos", "terminamos", "rompimos", "nos separamos", "me divorcié",
+    "se divorció", "vendí", "renuncié", "dejé mi trabajo", "cancelé", "me di de baja", "me gradué",
+    "murió", "falleció", "ci siamo lasciati", "ci siamo separati", "lasciat[oa]", "divorziat[oa]",
+    "vendut[oa]", "licenziat[oa]", "dimess[oa]", "disdett[oa]", "laureat[oa]", "mort[oa]",
+    "separamos", "divorciei", "divorciou(?:-se)?", "vendi", "demiti-me", "me demiti", "saí do",
+    "saí da", "cancelei", "me formei", "formei-me", "morreu", "faleceu", "uit elkaar", "gescheiden",
+    "verkocht", "ontslag genomen", "opgezegd", "afgestudeerd", "overleden", "gestorven",
+    "gestopt bij", "gjort slut", "gjorde slut", "skilt", "skilde", "sålt", "sålde", "sagt upp",
+    "sade upp", "tog examen", "dog", "flyttat ut", r"rozstał\w*", r"rozwiod\w*", r"rozwiódł\w*",
+    r"sprzedał\w*", r"odszedł\w*", r"odeszł\w*", r"zrezygnował\w*", r"ukończył\w*", r"zmarł\w*",
+    r"umarł\w*", r"wyprowadził\w*", "ayrıldık", "ayrıldım", "boşandık", "boşandım", "boşandı",
+    "sattım", "istifa ettim", "iptal ettim", "mezun oldum", "öldü", "vefat etti",
 )
+_ENDING = lazy_compile(r"(?<!\w)(?:" + "|".join(_ALTERNATIVES) + r")(?!\w)")
+
+
+def _key(alternative: str) -> str:
+    """The first four letters of the alternative's longest literal word: a text the pattern
+    matches has a word opening with them."""
+    literal = [re.split(r"[\[(?*+\\.]", word)[0] for word in alternative.split()]
+    return max(literal, key=len)[:4]
+
+
+_KEYS = frozenset(_key(alternative) for alternative in _ALTERNATIVES)
+_KEY_LENGTHS = tuple(sorted({len(key) for key in _KEYS}))
+
 
 # Words that name no object: function words, the person, endings' own words, old / new.
 _NO_OBJECT = frozenset(map(fold, wordset("""
@@ -61,8 +72,12 @@ ile ve ben biz bir eski
 
 @lru_cache(maxsize=1024)  # a pure function of the text, read for the save and each neighbour
 def ends(text: str) -> bool:
-    """Whether the text tells of an ending (module docstring)."""
-    return bool(_ENDING.search(text.lower()))
+    """Whether the text tells of an ending (module docstring); a word opening with no
+    alternative's key first (most texts stop there)."""
+    lowered = text.lower()
+    if not any(word[:n] in _KEYS for word in words(lowered) for n in _KEY_LENGTHS):
+        return False
+    return bool(_ENDING.search(lowered))
 
 
 def without_ending(text: str) -> str:

@@ -13,6 +13,7 @@ theirs (D-410) and an environment names another thing, so both are stored beside
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from jamgate_stages._text import fold, words
@@ -70,14 +71,29 @@ ONE_VALUED = frozenset({"diet"})
 _OPENING = 5
 
 
-@lru_cache(maxsize=4096)
+# whole words, and openings by their first five letters: one dict lookup a word or two
+_WHOLE: dict[str, tuple[str, str]] = {}
+_OPENINGS: dict[str, list[tuple[str, str, str]]] = {}
+for _kind, _table in _CLASSES.items():
+    for _value, _words in _table.items():
+        for _entry in _words:
+            _WHOLE.setdefault(_entry, (_kind, _value))
+            if len(_entry) >= _OPENING:
+                _OPENINGS.setdefault(_entry[:_OPENING], []).append((_entry, _kind, _value))
+# a class's words anywhere in a folded text (a cheap gate before a search)
+_IN_TEXT = {kind: re.compile(r"(?<!\w)(?:" + "|".join(
+    re.escape(entry) + (r"\w*" if len(entry) >= _OPENING else r"(?!\w)")
+    for words_ in table.values() for entry in words_) + ")")
+    for kind, table in _CLASSES.items()}
+
+
 def value_of(word: str) -> tuple[str, str] | None:
     """(class, value) of a folded word, or None (`_OPENING`)."""
-    for kind, table in _CLASSES.items():
-        for value, openings in table.items():
-            for opening in openings:
-                if word == opening or (len(opening) >= _OPENING and word.startswith(opening)):
-                    return kind, value
+    if (whole := _WHOLE.get(word)) is not None:
+        return whole
+    for entry, kind, value in _OPENINGS.get(word[:_OPENING], ()):
+        if word.startswith(entry):
+            return kind, value
     return None
 
 
@@ -115,4 +131,4 @@ def value_swap(new: str, old: str, *, others: int = 3) -> str | None:
 
 def names_value(text: str, kind: str) -> bool:
     """Whether a word of the text is a value of the class (a cheap gate before a search)."""
-    return kind in _values(_folded(text))
+    return _IN_TEXT[kind].search(fold(text).lower()) is not None
