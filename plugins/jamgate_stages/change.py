@@ -248,7 +248,7 @@ class ChangeStage(BaseStage):
                 or relation):
             return otherwise  # another person's ending: the subject stage judges it
         found = []
-        for record, _ in ctx.view.search(text, limit=2 * self.options.candidates):
+        for record, _ in search(ctx, candidate.text, self.options.candidates):
             shared = shared_objects(text, reading(record.text))
             if shared and self._ends_theirs(record, candidate, ctx, relation):
                 found.append((shared, record.created_at, record))
