@@ -37,6 +37,16 @@ from jamgate_core import (
     StageResult,
     canonical_subject,
 )
+from jamgate_stages._compound import holds_several
+from jamgate_stages._ending import (
+    dated_before,
+    ends,
+    names_person,
+    object_words,
+    opens_mine,
+    shared_objects,
+    without_ending,
+)
 from jamgate_stages._frame import ARTICLES as _FRAME_ARTICLES
 from jamgate_stages._frame import MINE, owned_swap, tokens
 from jamgate_stages._lazy_re import lazy_compile
@@ -48,6 +58,7 @@ from jamgate_stages._text import fold, reading, stem, words, wordset
 from jamgate_stages._things import closes_account, thing_kinds
 from jamgate_stages._time import is_past
 from jamgate_stages._user_words import OTHER_FORMS, SUBJECT, opening
+from jamgate_stages._value_words import ONE_VALUED, names_value, value_swap
 from jamgate_stages.change_words import (
     MARKER_WORDS,
     PENDING_REFUSAL,
@@ -196,12 +207,15 @@ class ChangeStage(BaseStage):
         pending = candidate.annotations.get(PENDING_REFUSAL)
         otherwise = StageResult.reject(*pending) if pending else StageResult.passed()
         text = reading(candidate.text)
+        if ends(text) and (ended := self._ending(candidate, ctx, otherwise)) is not None:
+            return ended
         if not (declares_change(text) or closes_account(text)):
             # the rules are silent: another value of a slot of the person's in the same words
             # (D-410), then the learned pair signal; never passing state
             if pending:
                 return otherwise
-            return self._by_frame(candidate, ctx) or self._by_pair(candidate, ctx, otherwise)
+            return (self._by_frame(candidate, ctx) or self._by_value(candidate, ctx)
+                    or self._by_pair(candidate, ctx, otherwise))
         if is_past(text, ctx.now):
             return otherwise
         if self._judged(candidate, ctx):
@@ -214,6 +228,61 @@ class ChangeStage(BaseStage):
             message=(f'Saved: "{candidate.text}", and retired the older memory it says it '
                      f'replaces: "{replaced.text}" [id {replaced.id}]. If both still hold, save '
                      "the older one again."))
+
+    def _ending(self, candidate: Candidate, ctx: StageContext,
+                otherwise: StageResult) -> StageResult | None:
+        """An ending event (D-442): the person's fact naming the object it ends is retired;
+        where it names an object no such fact holds, nothing (never the nearest fact by
+        resemblance); None where it names no object, or declares a change in other words too
+        (the declared-change rules judge it)."""
+        text = reading(candidate.text)
+        if not object_words(text):
+            return None
+        if is_past(text, ctx.now) or dated_before(text, ctx.now.year):
+            return otherwise
+        if self._judged(candidate, ctx):
+            return StageResult.passed()
+        kind = holder_kind(text)
+        relation = opens_mine(text) if kind == "other" else None
+        if not (kind in ("self", "unknown") or kind.startswith("mine:") or names_person(text)
+                or relation):
+            return otherwise  # another person's ending: the subject stage judges it
+        found = []
+        for record, _ in search(ctx, candidate.text, self.options.candidates):
+            shared = shared_objects(text, reading(record.text))
+            if shared and self._ends_theirs(record, candidate, ctx, relation):
+                found.append((shared, record.created_at, record))
+        if not found:
+            # a thing of the kind it names ("I sold my car" beside "I drive a Mazda 3"); a
+            # change declared beside the ending ("Ci siamo lasciati, adesso sto con Luca") is
+            # the declared-change rules'; else nothing
+            same = self._same_kind(candidate, kind, ctx) if relation is None else None
+            if same is None:
+                return None if declares_change(without_ending(text)) else otherwise
+            found = [(1, same.created_at, same)]
+        ended = max(found, key=lambda hit: hit[:2])[2]
+        return StageResult(
+            retire=[ended.id], reason_code="supersede.change",
+            message=(f'Saved: "{candidate.text}", and retired the older memory of the state it '
+                     f'ends: "{ended.text}" [id {ended.id}]. If it still holds, save it again.'))
+
+    @staticmethod
+    def _ends_theirs(record: MemoryRecord, candidate: Candidate, ctx: StageContext,
+                     relation: str | None) -> bool:
+        """Live, no more trusted, not newer, one fact, and the person's own: said by them, or
+        naming the relation an ending of "my …" opens with ("My cat Miso died" ends "I have a
+        cat called Miso", not "My sister's …")."""
+        if not (record.is_live(ctx.now) and TRUST[record.source] <= TRUST[candidate.source]
+                and record.created_at <= candidate.created_at) \
+                or holds_several(reading(record.text)):
+            return False
+        old = reading(record.text)
+        kind = holder_kind(old)
+        if not (kind in ("self", "unknown") or kind.startswith("mine:") or names_person(old)):
+            return False
+        if relation is None:
+            return True
+        return relation in {fold(w) for w in words(old)}
 
     def _replaced(self, candidate: Candidate, ctx: StageContext) -> MemoryRecord | None:
         """The live fact of the same holder the candidate most resembles, above the floor."""
@@ -311,6 +380,27 @@ class ChangeStage(BaseStage):
                              " If both still hold, save the older one again."))
         return None
 
+    def _by_value(self, candidate: Candidate, ctx: StageContext) -> StageResult | None:
+        """The person's live fact in nearly the same words but for another value of a slot
+        that holds one value ("Soy vegetariano" → "Soy vegano", `_value_words`, D-443),
+        retired; None where none is found."""
+        text = reading(candidate.text)
+        if candidate.subject_given or not any(names_value(text, k) for k in ONE_VALUED):
+            return None  # most texts stop here, before a search
+        found = [record for record, _ in search(ctx, candidate.text, self.options.candidates)
+                 if value_swap(text, reading(record.text)) in ONE_VALUED]
+        if not found or is_past(text, ctx.now) or self._judged(candidate, ctx):
+            return None
+        kind = holder_kind(text)
+        for record in found:
+            if self._may_retire(record, candidate, kind, ctx):
+                return StageResult(
+                    retire=[record.id], reason_code="supersede.value",
+                    message=(f'Saved: "{candidate.text}", and retired the older memory that said '
+                             f'another value of the same slot: "{record.text}" [id {record.id}].'
+                             " If both still hold, save the older one again."))
+        return None
+
     def _same_kind(self, candidate: Candidate, kind: str,
                    ctx: StageContext) -> MemoryRecord | None:
         """The person's live fact naming a thing of the kind the change names (a phone, an
@@ -363,12 +453,14 @@ class ChangeStage(BaseStage):
     @staticmethod
     def _may_retire(record: MemoryRecord, candidate: Candidate, kind: str,
                     ctx: StageContext, by_kind: bool = False) -> bool:
-        """Live, no more trusted, not newer, and the same holder's. Where the kind of thing
-        names the slot (`by_kind`), "my X" of the record is the person's own beside a change
-        that opens with no possessive and points at no one ("Мой редактор — Emacs" →
+        """Live, no more trusted, not newer, holding one fact (a record that holds several is
+        never retired whole by a change of one, D-441), and the same holder's. Where the kind
+        of thing names the slot (`by_kind`), "my X" of the record is the person's own beside a
+        change that opens with no possessive and points at no one ("Мой редактор — Emacs" →
         "Теперь пишу в VS Code", D-354)."""
         if not (record.is_live(ctx.now) and TRUST[record.source] <= TRUST[candidate.source]
-                and record.created_at <= candidate.created_at):
+                and record.created_at <= candidate.created_at) \
+                or holds_several(reading(record.text)):
             return False
         if same_holder(kind, record.text, candidate.text):
             return True

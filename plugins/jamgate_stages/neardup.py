@@ -25,12 +25,14 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from rapidfuzz.distance import OSA
 
 from jamgate_core import BaseStage, Candidate, MemoryRecord, Related, StageContext, StageResult
+from jamgate_stages._ending import ends
 from jamgate_stages._frame import NUMBER_VALUES, PLAIN_NUMBER_WORDS
 from jamgate_stages._lazy_re import lazy_compile
 from jamgate_stages._nearest import nearest, search
 from jamgate_stages._spelling import on_subject, word_forms
 from jamgate_stages._subject_words import RELATIONS
 from jamgate_stages._text import fold, is_cjk, reading, sentences, words, wordset
+from jamgate_stages._value_words import value_swap
 from jamgate_stages.change_words import declares_change
 from jamgate_stages.classifier.markers import named_person
 from jamgate_stages.subject import holder
@@ -195,6 +197,10 @@ class NearDuplicateStage(BaseStage):
         # Two people's facts are no copies however alike they read ("My sister lives in Oslo"
         # / "My brother lives in Oslo", D-430).
         copies = [(r, s) for r, s in copies if not _apart(candidate, r)]
+        # Another value of a closed class ("Soy vegetariano" / "Soy vegano", "the staging
+        # server …" / "the production server …"), or an ending of the state its look-alike
+        # tells ("Lotte en ik zijn uit elkaar"): a new fact, no copy (D-442, D-443).
+        copies = [(r, s) for r, s in copies if not _new_value(candidate.text, r.text)]
         hints = [Related(id=r.id, text=r.text, subject=r.subject, similarity=round(s, 4))
                  for r, s in scored[: self.options.max_related]]
         if copies:
@@ -262,6 +268,13 @@ class NearDuplicateStage(BaseStage):
 
 
 _RELATIVES = frozenset(RELATIONS.values())
+
+
+def _new_value(new: str, old: str) -> bool:
+    """Whether the save names another value of a closed class than its look-alike, or tells
+    of an ending the look-alike does not (D-442, D-443)."""
+    new, old = reading(new), reading(old)
+    return value_swap(new, old) is not None or (ends(new) and not ends(old))
 
 
 def _apart(candidate: Candidate, record: MemoryRecord) -> bool:

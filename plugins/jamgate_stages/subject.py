@@ -33,6 +33,7 @@ from pydantic import BaseModel, Field
 
 from jamgate_core import BaseStage, Candidate, StageContext, StageResult, canonical_subject
 from jamgate_stages import _subject_words as lang
+from jamgate_stages._compound import holds_several
 from jamgate_stages._lazy_re import lazy_compile
 from jamgate_stages._slot_phrases import slot_phrase
 from jamgate_stages._text import fold, reading, sentences, wordset
@@ -392,7 +393,12 @@ class SubjectStage(BaseStage):
     def evaluate(self, candidate: Candidate, ctx: StageContext) -> StageResult:
         if candidate.subject_given or candidate.subject:
             return StageResult.passed()
-        subject = derive_subject(reading(candidate.text), self.options.max_length,
+        text = reading(candidate.text)
+        if holds_several(text):
+            # Several facts, no one slot: a change of one of them must not retire the others
+            # by recency on a subject (D-441).
+            return StageResult.passed()
+        subject = derive_subject(text, self.options.max_length,
                                  self.options.prefix_names, ctx.now)
         if subject is None:
             return StageResult.passed()

@@ -185,9 +185,18 @@ def test_the_user_named_again_or_an_intensifier_says_nothing_more(old: str, new:
     assert save(app, new).decision == "possible_duplicate"
 
 
+def test_a_copy_of_a_record_of_several_facts_is_refused(app: App) -> None:
+    """D-400's pair of two facts: since D-441 such a record has no derived subject (a change
+    of one of its facts must not retire it whole), and its intensified copy is refused all the
+    same."""
+    first = save(app, "I live in Thessaloniki and work as a nurse.")
+    assert first.memory is not None and first.memory.subject is None
+    again = save(app, "I live in Thessaloniki and really work as a nurse.")
+    assert again.decision == "possible_duplicate"
+
+
 @pytest.mark.parametrize(("old", "new"), [
-    ("I live in Thessaloniki and work as a nurse.",
-     "I live in Thessaloniki and really work as a nurse."),
+    ("I live in Thessaloniki.", "I really live in Thessaloniki."),
     ("Ich wohne in Graz.", "Ich wohne wirklich in Graz."),
     ("Vivo en Valencia.", "Vivo realmente en Valencia."),
 ])
