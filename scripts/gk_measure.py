@@ -27,19 +27,10 @@ from jamgate_commands.bench_gate import (
     split_cases,
     stateless_stages,
 )
+from jamgate_commands.bench_recall import load_locomo
 from jamgate_stages.classifier import model as gate_model
 
 LOCOMO = Path(__file__).resolve().parents[2] / "shared" / "data" / "locomo_dev.json"
-
-
-def observations(node: Any) -> list[str]:
-    if isinstance(node, dict):
-        return [text for value in node.values() for text in observations(value)]
-    if isinstance(node, list):
-        if len(node) == 2 and isinstance(node[0], str) and not isinstance(node[1], dict):
-            return [node[0]]
-        return [text for item in node for text in observations(item)]
-    return [node] if isinstance(node, str) else []
 
 
 def counts(cases: list[GateCase], stages: list[Any], ctx: Any) -> dict[str, int]:
@@ -104,8 +95,7 @@ def main() -> int:
         if f"{source}m" in parts:
             result[f"{source}m"] = counts(halves(source)[1], stages, ctx)
     if "locomo" in parts:
-        texts = [t for sample in json.loads(LOCOMO.read_text()) for t in observations(
-            sample["observation"])]
+        texts = [o.text for conv in load_locomo(LOCOMO) for o in conv.observations]
         for source in ("user-confirmed", "agent-inferred"):
             cases = [GateCase(text=t, category="locomo", expect="pass", origin="LoCoMo",
                               source=source) for t in texts]

@@ -370,15 +370,8 @@ class ChangeStage(BaseStage):
                 framed.append(record)
         if not framed or is_past(candidate.text, ctx.now) or self._judged(candidate, ctx):
             return None  # the guards, asked only of a frame found (most saves find none)
-        kind = holder_kind(candidate.text)
-        for record in framed:
-            if self._may_retire(record, candidate, kind, ctx):
-                return StageResult(
-                    retire=[record.id], reason_code="supersede.value",
-                    message=(f'Saved: "{candidate.text}", and retired the older memory that said '
-                             f'another value in the same words: "{record.text}" [id {record.id}].'
-                             " If both still hold, save the older one again."))
-        return None
+        return self._retire_first(framed, candidate, holder_kind(candidate.text),
+                                  "another value in the same words", ctx)
 
     def _by_value(self, candidate: Candidate, ctx: StageContext) -> StageResult | None:
         """The person's live fact in nearly the same words but for another value of a slot
@@ -391,13 +384,19 @@ class ChangeStage(BaseStage):
                  if value_swap(text, reading(record.text)) in ONE_VALUED]
         if not found or is_past(text, ctx.now) or self._judged(candidate, ctx):
             return None
-        kind = holder_kind(text)
+        return self._retire_first(found, candidate, holder_kind(text),
+                                  "another value of the same slot", ctx)
+
+    def _retire_first(self, found: list[MemoryRecord], candidate: Candidate, kind: str,
+                      said: str, ctx: StageContext) -> StageResult | None:
+        """The first of `found` the same holder (`kind`) may retire, retired as another value;
+        None where none may be."""
         for record in found:
             if self._may_retire(record, candidate, kind, ctx):
                 return StageResult(
                     retire=[record.id], reason_code="supersede.value",
                     message=(f'Saved: "{candidate.text}", and retired the older memory that said '
-                             f'another value of the same slot: "{record.text}" [id {record.id}].'
+                             f'{said}: "{record.text}" [id {record.id}].'
                              " If both still hold, save the older one again."))
         return None
 
