@@ -15,8 +15,10 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from jamgate_stages._frame import MINE
 from jamgate_stages._lazy_re import lazy_compile
 from jamgate_stages._text import fold, words, wordset
+from jamgate_stages._time import YEARS
 
 # The endings, one alternative each; matched against the lowered text.
 _ALTERNATIVES = (
@@ -126,21 +128,16 @@ def shared_objects(ending: str, fact: str) -> int:
     return sum(any(_same_word(w, n) for n in named) for w in object_words(ending))
 
 
-_YEAR = lazy_compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
-
-
 def dated_before(text: str, year: int) -> bool:
     """Whether the text dates itself in a year before `year` ("W 2012 roku …", "En 2016, …"):
     an ending then is history, not a change now."""
-    return any(int(found) < year for found in _YEAR.findall(text))
+    return any(int(found) < year for found in YEARS.findall(text))
 
 
 # The person said as a pronoun anywhere in the text ("Dana and I …", "Hugo et moi …"); the
 # English "I" by its case (the Polish, Swedish and Italian "i" are no person).
 _PERSON = frozenset(map(fold, wordset("""me moi yo io eu ik jag ja ich wir we nous ben biz vi
 noi nós""")))
-_POSSESSIVE_OPENING = frozenset(map(fold, wordset("""my mein meine mon ma mi mio mia meu
-minha mijn min mitt mój moja moje""")))
 
 
 def names_person(text: str) -> bool:
@@ -154,6 +151,6 @@ def opens_mine(text: str) -> str | None:
     "cat", "O meu gato …" → "gato"), or None."""
     said = [fold(w) for w in words(text)[:3]]
     for at in (0, 1):
-        if len(said) > at + 1 and said[at] in _POSSESSIVE_OPENING:
+        if len(said) > at + 1 and said[at] in MINE:
             return said[at + 1]
     return None

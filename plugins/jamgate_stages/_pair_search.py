@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from jamgate_core import Candidate, MemoryRecord, StageContext
-from jamgate_stages._lazy_re import lazy_compile
 from jamgate_stages._nearest import nearest
+from jamgate_stages._time import YEARS
 
 if TYPE_CHECKING:
     from jamgate_stages._pair import PairModel
@@ -40,14 +40,11 @@ def _weights(mode: str) -> Path | None:
     return path if path.is_file() else None
 
 
-_YEARS = lazy_compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
-
-
 def names_a_span(text: str, now: datetime | None) -> bool:
     """Two different years, none after this one: a span of the past in any language
     ("Od 2015 do 2019 roku pracowałem …", "2015年から2019年まで"), which the time rules read
     only in the languages of their range words. The signal leaves such a save alone (D-366)."""
-    years = {int(y) for y in _YEARS.findall(text)}
+    years = {int(y) for y in YEARS.findall(text)}
     return len(years) >= 2 and max(years) <= (now or datetime.now(UTC)).year
 
 

@@ -20,6 +20,8 @@ from datetime import UTC, datetime
 from jamgate_stages._lazy_re import lazy_compile
 
 _YEAR = r"(?:19|20)\d\d"
+# Any year of this or the last century in a text, in any script's digits-free surroundings.
+YEARS = lazy_compile(rf"(?<!\d){_YEAR}(?!\d)")
 _ARTICLE = r"(?:(?:the|το|el|il|lo|le|o|a|al|ao|dem|de)\s+)?"
 # Words that join the two ends of a period: en de fr es it pt el, then dashes.
 _RANGE_WORDS = (
