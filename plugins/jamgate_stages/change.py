@@ -116,6 +116,12 @@ def adds_to(new: str, old: str) -> bool:
 
 
 @lru_cache(maxsize=1024)  # a pure function of the text, read once a record and a save
+def _the_persons(text: str, kind: str) -> bool:
+    """Whether a text whose holder reads as `kind` is about the person: their own slot, no
+    named holder, or the person said as a pronoun ("Dana and I …", D-442)."""
+    return kind in ("self", "unknown") or kind.startswith("mine:") or names_person(text)
+
+
 def holder_kind(text: str) -> str:
     """`subject.holder`'s kind, where an opening capitalised word that is no known first name
     ("Non bevo più …", "Firefox is my browser now") is no other person."""
@@ -244,8 +250,7 @@ class ChangeStage(BaseStage):
             return StageResult.passed()
         kind = holder_kind(text)
         relation = opens_mine(text) if kind == "other" else None
-        if not (kind in ("self", "unknown") or kind.startswith("mine:") or names_person(text)
-                or relation):
+        if not (_the_persons(text, kind) or relation):
             return otherwise  # another person's ending: the subject stage judges it
         found = []
         for record, _ in search(ctx, candidate.text, self.options.candidates):
@@ -272,13 +277,10 @@ class ChangeStage(BaseStage):
         """Live, no more trusted, not newer, one fact, and the person's own: said by them, or
         naming the relation an ending of "my …" opens with ("My cat Miso died" ends "I have a
         cat called Miso", not "My sister's …")."""
+        old = reading(record.text)
         if not (record.is_live(ctx.now) and TRUST[record.source] <= TRUST[candidate.source]
                 and record.created_at <= candidate.created_at) \
-                or holds_several(reading(record.text)):
-            return False
-        old = reading(record.text)
-        kind = holder_kind(old)
-        if not (kind in ("self", "unknown") or kind.startswith("mine:") or names_person(old)):
+                or holds_several(old) or not _the_persons(old, holder_kind(old)):
             return False
         if relation is None:
             return True
